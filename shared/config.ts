@@ -1,0 +1,43 @@
+import * as z from 'zod/mini';
+
+// Read and checked once per cold start: a bad value fails when the module loads, not mid-request.
+
+const positiveInt = (fallback: number) =>
+  z.prefault(
+    z.pipe(
+      z.string().check(z.regex(/^[1-9][0-9]{0,8}$/)),
+      z.transform((value) => Number(value)),
+    ),
+    String(fallback),
+  );
+
+const ConfigSchema = z.object({
+  RATE_LIMIT_MAX: positiveInt(100),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+  /** Requests without a valid key, per source address and window: stricter than a key's allowance. */
+  ANONYMOUS_RATE_LIMIT_MAX: positiveInt(20),
+  /** Requests to /auth/* per source address and window. */
+  AUTH_RATE_LIMIT_MAX: positiveInt(20),
+  /** Login attempts per email address and window. */
+  LOGIN_EMAIL_RATE_LIMIT_MAX: positiveInt(10),
+  API_KEY_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+const parsed = ConfigSchema.safeParse(process.env);
+if (!parsed.success) {
+  const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
+  throw new Error(`Invalid configuration: ${names} must be a positive whole number`);
+}
+
+export const config: Config = parsed.data;
+
+/** The value of a required environment variable; throws at load time when it is missing. */
+export function requireEnv(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') {
+    throw new Error(`Missing required environment variable ${name}`);
+  }
+  return value;
+}

@@ -1,0 +1,68 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest } from '../schemas/common.ts';
+import { db } from './client.ts';
+import { type Page, queryPage } from './pages.ts';
+import { tableName } from './tables.ts';
+
+// Deployments live under their owner (owner-scoped get by id) and are indexed by project
+// (`byProject`: newest first). The project's owner is checked before its index is read.
+
+const TABLE = tableName('deployments');
+
+export const DEPLOYMENT_STATES = ['queued', 'building', 'ready', 'error', 'canceled'] as const;
+export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
+
+export interface Deployment {
+  id: string;
+  projectId: string;
+  branch: string;
+  status: DeploymentState;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toDeployment = (item: Record<string, unknown>): Deployment => ({
+  id: String(item.id),
+  projectId: String(item.projectId),
+  branch: String(item.branch),
+  status: DEPLOYMENT_STATES.find((state) => state === item.status) ?? 'error',
+  createdAt: String(item.createdAt),
+  updatedAt: String(item.updatedAt),
+});
+
+export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: TABLE,
+      Item: { ownerId, ...deployment },
+      ConditionExpression: 'attribute_not_exists(id)',
+    }),
+  );
+}
+
+export async function findDeployment(ownerId: string, id: string): Promise<Deployment | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: { ownerId, id } }));
+  return Item ? toDeployment(Item) : undefined;
+}
+
+/** A project's deployments; the caller must already have checked that the project is theirs. */
+export async function listDeploymentsOfProject(
+  ownerId: string,
+  projectId: string,
+  page: PageRequest,
+): Promise<Page<Deployment>> {
+  const result = await queryPage(
+    {
+      scope: `deployments:${ownerId}:${projectId}`,
+      query: {
+        TableName: TABLE,
+        IndexName: 'byProject',
+        KeyConditionExpression: 'projectId = :projectId',
+        ExpressionAttributeValues: { ':projectId': projectId },
+      },
+      keyOf: (id) => ({ ownerId, id, projectId }),
+    },
+    page,
+  );
+  return { items: result.items.map(toDeployment), nextCursor: result.nextCursor };
+}

@@ -1,0 +1,59 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest } from '../schemas/common.ts';
+import { db } from './client.ts';
+import { type Page, queryPage } from './pages.ts';
+import { tableName } from './tables.ts';
+
+// Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
+// so another user's project is simply not found, and a list is one Query in id (= time) order.
+
+const TABLE = tableName('projects');
+
+export interface Project {
+  id: string;
+  name: string;
+  repository: string | null;
+  productionBranch: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toProject = (item: Record<string, unknown>): Project => ({
+  id: String(item.id),
+  name: String(item.name),
+  repository: typeof item.repository === 'string' ? item.repository : null,
+  productionBranch: String(item.productionBranch),
+  createdAt: String(item.createdAt),
+  updatedAt: String(item.updatedAt),
+});
+
+export async function putProject(ownerId: string, project: Project): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: TABLE,
+      Item: { ownerId, ...project },
+      ConditionExpression: 'attribute_not_exists(id)',
+    }),
+  );
+}
+
+export async function findProject(ownerId: string, id: string): Promise<Project | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: { ownerId, id } }));
+  return Item ? toProject(Item) : undefined;
+}
+
+export async function listProjects(ownerId: string, page: PageRequest): Promise<Page<Project>> {
+  const result = await queryPage(
+    {
+      scope: `projects:${ownerId}`,
+      query: {
+        TableName: TABLE,
+        KeyConditionExpression: 'ownerId = :ownerId',
+        ExpressionAttributeValues: { ':ownerId': ownerId },
+      },
+      keyOf: (id) => ({ ownerId, id }),
+    },
+    page,
+  );
+  return { items: result.items.map(toProject), nextCursor: result.nextCursor };
+}

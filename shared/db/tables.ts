@@ -1,0 +1,73 @@
+import { requireEnv } from '../config.ts';
+
+// Every table, declared once. The CDK stack (infra/platform-stack.ts) and the local setup
+// (infra/local/ensure-tables.ts) both build from this; entity modules resolve names through
+// `tableName`, which reads the variable the stack sets on each function it grants the table to.
+
+/** A key attribute; every key in this service is a string. */
+type KeyAttribute = string;
+
+export interface TableDefinition {
+  /** Environment variable that carries the deployed table's name. */
+  envVar: string;
+  /** Table name in DynamoDB Local (`npm start`, tests). */
+  localName: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+  indexes?: Record<string, { partitionKey: KeyAttribute; sortKey?: KeyAttribute }>;
+  /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
+  ttlAttribute?: string;
+  /** Data that cannot be recomputed gets point-in-time recovery. */
+  pointInTimeRecovery: boolean;
+}
+
+export const tables = {
+  /** One item per API key, keyed by the SHA-256 digest of the key: owner, role, expiry, rate counter. */
+  apiKeys: {
+    envVar: 'API_KEYS_TABLE',
+    localName: 'platform-api-keys',
+    partitionKey: 'keyHash',
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+  },
+  /** Counters for callers without a valid key (per source address, per email): one item per window. */
+  rateLimits: {
+    envVar: 'RATE_LIMITS_TABLE',
+    localName: 'platform-rate-limits',
+    partitionKey: 'bucket',
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+  },
+  /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
+  users: {
+    envVar: 'USERS_TABLE',
+    localName: 'platform-users',
+    partitionKey: 'pk',
+    indexes: { byCreation: { partitionKey: 'listing', sortKey: 'id' } },
+    pointInTimeRecovery: true,
+  },
+  /** Projects by owner, ids sorting by creation time. */
+  projects: {
+    envVar: 'PROJECTS_TABLE',
+    localName: 'platform-projects',
+    partitionKey: 'ownerId',
+    sortKey: 'id',
+    pointInTimeRecovery: true,
+  },
+  /** Deployments by owner (get with owner check) and by project (list newest first). */
+  deployments: {
+    envVar: 'DEPLOYMENTS_TABLE',
+    localName: 'platform-deployments',
+    partitionKey: 'ownerId',
+    sortKey: 'id',
+    indexes: { byProject: { partitionKey: 'projectId', sortKey: 'id' } },
+    pointInTimeRecovery: true,
+  },
+} as const satisfies Record<string, TableDefinition>;
+
+export type TableKey = keyof typeof tables;
+
+export const tableKeys = Object.keys(tables) as TableKey[];
+
+/** The deployed (or local) name of a table; throws when this function was not granted it. */
+export const tableName = (key: TableKey): string => requireEnv(tables[key].envVar);

@@ -1,0 +1,112 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Role } from '../domain/caller.ts';
+import { ConflictError } from '../errors.ts';
+import type { PageRequest } from '../schemas/common.ts';
+import { db } from './client.ts';
+import { type Page, queryPage } from './pages.ts';
+import { tableName } from './tables.ts';
+
+// Users (`USER#<id>`) and their email markers (`EMAIL#<email>`) share one table. Both items are
+// written in one transaction, each on condition that it does not exist yet, so that of any number
+// of concurrent registrations of one email exactly one succeeds. The sparse `byCreation` index
+// (only user items carry `listing`) lists users in id (= time) order without a scan.
+
+const TABLE = tableName('users');
+const LISTING = 'USER';
+
+export interface User {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  createdAt: string;
+}
+
+export interface UserWithPassword {
+  user: User;
+  passwordHash: string;
+}
+
+const userKey = (id: string) => ({ pk: `USER#${id}` });
+const emailKey = (email: string) => ({ pk: `EMAIL#${email}` });
+
+const toUser = (item: Record<string, unknown>): User => ({
+  id: String(item.id),
+  email: String(item.email),
+  name: typeof item.name === 'string' ? item.name : null,
+  role: item.role === 'admin' ? 'admin' : 'member',
+  createdAt: String(item.createdAt),
+});
+
+/** Stores a new user; ConflictError when the email is taken (checked atomically, not read first). */
+export async function insertUser(user: User, passwordHash: string): Promise<void> {
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: TABLE,
+              Item: { ...emailKey(user.email), userId: user.id },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: TABLE,
+              Item: { ...userKey(user.id), ...user, passwordHash, listing: LISTING },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const emailTaken =
+      error instanceof TransactionCanceledException &&
+      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+    if (emailTaken) throw new ConflictError('A user with this email already exists');
+    throw error;
+  }
+}
+
+export async function findUserByEmail(email: string): Promise<UserWithPassword | undefined> {
+  const marker = await db.send(new GetCommand({ TableName: TABLE, Key: emailKey(email) }));
+  const userId = marker.Item?.userId;
+  if (typeof userId !== 'string') return undefined;
+  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: userKey(userId) }));
+  return Item ? { user: toUser(Item), passwordHash: String(Item.passwordHash) } : undefined;
+}
+
+export async function updatePasswordHash(userId: string, passwordHash: string): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: userKey(userId),
+      UpdateExpression: 'SET passwordHash = :passwordHash',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':passwordHash': passwordHash },
+    }),
+  );
+}
+
+export async function listUsers(page: PageRequest): Promise<Page<User>> {
+  const result = await queryPage(
+    {
+      scope: 'users',
+      query: {
+        TableName: TABLE,
+        IndexName: 'byCreation',
+        KeyConditionExpression: 'listing = :listing',
+        ExpressionAttributeValues: { ':listing': LISTING },
+        // The index holds password hashes too (projection ALL); they never leave this module.
+        ProjectionExpression: 'id, email, #name, #role, createdAt',
+        ExpressionAttributeNames: { '#name': 'name', '#role': 'role' },
+      },
+      keyOf: (id) => ({ ...userKey(id), listing: LISTING, id }),
+    },
+    page,
+  );
+  return { items: result.items.map(toUser), nextCursor: result.nextCursor };
+}

@@ -1,0 +1,57 @@
+import { nowSeconds } from '../clock.ts';
+import { config } from '../config.ts';
+import { admitKey, type KeyAdmission } from '../db/api-keys.ts';
+import { countInBucket } from '../db/rate-buckets.ts';
+import { RateLimitedError, UnauthorizedError } from '../errors.ts';
+import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
+import type { Caller } from './caller.ts';
+import { type RateLimitState, retryAfterSeconds } from './rate-limit.ts';
+
+// Admission for key-protected endpoints: who is calling, and may they call now? A valid key is
+// authenticated and counted in one DynamoDB call; a request without one is counted against its
+// source address in a stricter bucket, so guessing keys is throttled too.
+
+export type Admission =
+  | { admitted: true; caller: Caller; rateLimit: RateLimitState }
+  | { admitted: false; error: UnauthorizedError | RateLimitedError; rateLimit: RateLimitState };
+
+const BEARER = /^Bearer ([^\s]+)$/;
+
+/** The key from an `Authorization: Bearer <key>` header, if it is one of ours by shape and checksum. */
+export function bearerKey(authorization: string | undefined): string | undefined {
+  const key = BEARER.exec(authorization?.trim() ?? '')?.[1];
+  return key !== undefined && isWellFormedApiKey(key) ? key : undefined;
+}
+
+async function checkKey(key: string | undefined, now: number): Promise<KeyAdmission> {
+  if (key === undefined) return { outcome: 'rejected' };
+  return admitKey(hashApiKey(key), {
+    nowSeconds: now,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    defaultLimit: config.RATE_LIMIT_MAX,
+  });
+}
+
+export async function admit(authorization: string | undefined, sourceIp: string): Promise<Admission> {
+  const now = nowSeconds();
+  const result = await checkKey(bearerKey(authorization), now);
+  if (result.outcome === 'admitted')
+    return { admitted: true, caller: result.caller, rateLimit: result.rateLimit };
+  if (result.outcome === 'limited') {
+    return {
+      admitted: false,
+      error: new RateLimitedError(retryAfterSeconds(result.rateLimit, now)),
+      rateLimit: result.rateLimit,
+    };
+  }
+
+  const anonymous = await countInBucket('anonymous-ip', sourceIp, {
+    nowSeconds: now,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    limit: config.ANONYMOUS_RATE_LIMIT_MAX,
+  });
+  const error = anonymous.allowed
+    ? new UnauthorizedError('A valid API key is required: send Authorization: Bearer <API_KEY>')
+    : new RateLimitedError(retryAfterSeconds(anonymous.rateLimit, now));
+  return { admitted: false, error, rateLimit: anonymous.rateLimit };
+}

@@ -1,0 +1,30 @@
+import { nowSeconds } from '../clock.ts';
+import { config } from '../config.ts';
+import { countInBucket } from '../db/rate-buckets.ts';
+import { RateLimitedError } from '../errors.ts';
+import { type RateLimitState, retryAfterSeconds } from './rate-limit.ts';
+
+// Brute-force brakes for /auth/*: per source address on every call, and per email on login, so
+// that neither one address nor a spread of addresses can guess one account's password at speed.
+
+const policy = (limit: number) => ({
+  nowSeconds: nowSeconds(),
+  windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  limit,
+});
+
+/** Counts an /auth/* request from a source address; throws once the address is over its limit. */
+export async function throttleAuthRequest(
+  sourceIp: string,
+  report: (state: RateLimitState) => void,
+): Promise<void> {
+  const counted = await countInBucket('auth-ip', sourceIp, policy(config.AUTH_RATE_LIMIT_MAX));
+  report(counted.rateLimit);
+  if (!counted.allowed) throw new RateLimitedError(retryAfterSeconds(counted.rateLimit, nowSeconds()));
+}
+
+/** Counts a login attempt for an email address; throws before any password is hashed. */
+export async function throttleLoginAttempt(email: string): Promise<void> {
+  const counted = await countInBucket('login-email', email, policy(config.LOGIN_EMAIL_RATE_LIMIT_MAX));
+  if (!counted.allowed) throw new RateLimitedError(retryAfterSeconds(counted.rateLimit, nowSeconds()));
+}

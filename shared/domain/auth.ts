@@ -1,0 +1,39 @@
+import { findUserByEmail, type User, updatePasswordHash } from '../db/users.ts';
+import { UnauthorizedError } from '../errors.ts';
+import type { LoginInput, RegisterInput } from '../schemas/auth.ts';
+import { issueApiKey } from './api-keys.ts';
+import { throttleLoginAttempt } from './auth-throttle.ts';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
+import { createUser } from './users.ts';
+
+export interface LoginResult {
+  apiKey: string;
+  tokenType: 'Bearer';
+  expiresAt: string;
+  user: User;
+}
+
+/** Self-service sign-up: always a member; admins are made by operators. */
+export const register = (input: RegisterInput): Promise<User> => createUser({ ...input, role: 'member' });
+
+const BAD_CREDENTIALS = 'Invalid email or password';
+
+/**
+ * Checks the password and issues an API key. An unknown email costs a hash too, and both failures
+ * get the same error, so neither the answer nor its timing tells whether an account exists.
+ */
+export async function login(input: LoginInput): Promise<LoginResult> {
+  await throttleLoginAttempt(input.email);
+  const found = await findUserByEmail(input.email);
+  if (!found) {
+    await hashPassword(input.password);
+    throw new UnauthorizedError(BAD_CREDENTIALS);
+  }
+  if (!(await verifyPassword(input.password, found.passwordHash)))
+    throw new UnauthorizedError(BAD_CREDENTIALS);
+  if (needsRehash(found.passwordHash)) {
+    await updatePasswordHash(found.user.id, await hashPassword(input.password));
+  }
+  const key = await issueApiKey({ userId: found.user.id, role: found.user.role });
+  return { apiKey: key.apiKey, tokenType: 'Bearer', expiresAt: key.expiresAt, user: found.user };
+}

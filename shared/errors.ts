@@ -1,0 +1,37 @@
+// Typed failures thrown where they arise. They carry no HTTP status: shared/http/error-response.ts
+// is the one place that turns them into the contract's JSON errors.
+
+export class ValidationError extends Error {
+  override name = 'ValidationError';
+  /** Dotted path of the offending input, e.g. `projectId`, `body`, `cursor`. */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+export class UnauthorizedError extends Error {
+  override name = 'UnauthorizedError';
+}
+
+export class ForbiddenError extends Error {
+  override name = 'ForbiddenError';
+}
+
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+}
+
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super('Rate limit exceeded');
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

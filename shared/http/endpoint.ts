@@ -1,0 +1,115 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type * as z from 'zod/mini';
+import type { Caller } from '../domain/caller.ts';
+import { routes } from '../routes.ts';
+import { apiKeyAuth } from './api-key-auth.ts';
+import { errorShaping } from './error-response.ts';
+import { jsonBody } from './json-body.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { requestLifecycle } from './request-lifecycle.ts';
+import { jsonResponse } from './responses.ts';
+import { sourceThrottle } from './source-throttle.ts';
+import type { EndpointContext, ProxyEvent, ProxyResult, Reply } from './types.ts';
+import { parseInput } from './validate-input.ts';
+
+// The middleware chain, built in this one place for every function:
+//   request id + access log -> rate-limit headers -> error shaping -> body (size, type, JSON)
+//   -> admission (API key + rate limit, or per-address throttle) -> handler with validated input.
+// Middy runs `after`/`onError` in reverse order, so errors are shaped first and then stamped with
+// the rate-limit headers and the request id on their way out.
+
+type Middleware = MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext>;
+
+export interface InputSchemas {
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
+  body?: z.ZodMiniType;
+}
+
+type Parsed<S extends InputSchemas, K extends keyof InputSchemas> = S[K] extends z.ZodMiniType
+  ? z.output<S[K]>
+  : undefined;
+
+export interface OpenInput<S extends InputSchemas> {
+  params: Parsed<S, 'params'>;
+  query: Parsed<S, 'query'>;
+  body: Parsed<S, 'body'>;
+  /** `path` is the path the client used, stage included (API Gateway's requestContext.path). */
+  request: { id: string; method: string; resource: string; path: string; sourceIp: string };
+}
+
+export interface KeyInput<S extends InputSchemas> extends OpenInput<S> {
+  caller: Caller;
+}
+
+export type Handler = middy.MiddyfiedHandler<ProxyEvent, ProxyResult, Error, EndpointContext>;
+
+function routeFor(handlerName: string) {
+  const route = routes.find((candidate) => candidate.handler === handlerName);
+  if (!route) throw new Error(`No route in shared/routes.ts runs the handler ${handlerName}`);
+  return route;
+}
+
+function admissionFor(access: 'apiKey' | 'authThrottled' | 'public'): Middleware[] {
+  if (access === 'apiKey') return [apiKeyAuth()];
+  if (access === 'authThrottled') return [sourceThrottle()];
+  return [];
+}
+
+function build<S extends InputSchemas>(
+  handlerName: string,
+  schemas: S,
+  handle: (event: ProxyEvent, context: EndpointContext, input: OpenInput<S>) => Promise<Reply>,
+): Handler {
+  const route = routeFor(handlerName);
+  const lambdaHandler = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
+    const input = {
+      params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
+      query: schemas.query
+        ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query')
+        : undefined,
+      body: schemas.body ? parseInput(schemas.body, context.state.body, 'body') : undefined,
+      request: {
+        id: context.state.requestId,
+        method: event.httpMethod,
+        resource: event.resource,
+        path: event.requestContext.path,
+        sourceIp: context.state.sourceIp,
+      },
+    } as OpenInput<S>;
+    const reply = await handle(event, context, input);
+    return jsonResponse(reply.status, reply.body, reply.headers);
+  };
+
+  return middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
+    .use(requestLifecycle())
+    .use(rateLimitHeaders())
+    .use(errorShaping())
+    .use(admissionFor(route.access))
+    .use(schemas.body ? [jsonBody()] : []);
+}
+
+/** An endpoint that requires an API key: the handler receives the authenticated caller. */
+export function keyEndpoint<S extends InputSchemas>(
+  handlerName: string,
+  schemas: S,
+  handle: (input: KeyInput<S>) => Promise<Reply>,
+): Handler {
+  if (routeFor(handlerName).access !== 'apiKey') {
+    throw new Error(`${handlerName} is not an apiKey route in shared/routes.ts`);
+  }
+  return build(handlerName, schemas, (_event, context, input) => {
+    const { caller } = context.state;
+    if (!caller) throw new Error('apiKey route reached its handler without a caller');
+    return handle({ ...input, caller });
+  });
+}
+
+/** An endpoint without an API key (health, /auth/*, the backend fallback). */
+export function openEndpoint<S extends InputSchemas>(
+  handlerName: string,
+  schemas: S,
+  handle: (input: OpenInput<S>) => Promise<Reply>,
+): Handler {
+  return build(handlerName, schemas, (_event, _context, input) => handle(input));
+}

@@ -1,0 +1,37 @@
+import type { MiddlewareObj } from '@middy/core';
+import { ValidationError } from '../errors.ts';
+import { headerValue } from './headers.ts';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * Reads a JSON request body: size first (64 KiB), then the content type (415), then the JSON itself,
+ * which must be an object. The parsed value lands on the request state for input validation.
+ */
+export function jsonBody(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+  const before = (request: EndpointRequest): void => {
+    const { event } = request;
+    const raw = event.body ?? '';
+    const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+    if (bytes.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    if (bytes.byteLength === 0) throw new ValidationError('body', 'Request body must be a JSON object');
+    if (!JSON_MEDIA_TYPE.test(headerValue(event, 'content-type') ?? ''))
+      throw new UnsupportedMediaTypeError();
+
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw new ValidationError('body', 'Request body is not valid JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new ValidationError('body', 'Request body must be a JSON object');
+    }
+    request.context.state.body = parsed;
+  };
+  return { before };
+}

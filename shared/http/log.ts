@@ -1,0 +1,17 @@
+// Structured log lines, one JSON object each. Callers pass only what is safe to keep: never a
+// header, a body, a key or a password.
+
+type Fields = Record<string, string | number | boolean | undefined>;
+
+export function logInfo(message: string, fields: Fields): void {
+  if (process.env.LOG_LEVEL === 'silent') return;
+  console.log(JSON.stringify({ level: 'info', message, ...fields }));
+}
+
+export function logError(message: string, fields: Fields, cause: unknown): void {
+  const error =
+    cause instanceof Error
+      ? { name: cause.name, message: cause.message, stack: cause.stack }
+      : { value: String(cause) };
+  console.error(JSON.stringify({ level: 'error', message, ...fields, error }));
+}

@@ -1,0 +1,17 @@
+import type { MiddlewareObj } from '@middy/core';
+import { withHeaders } from './responses.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
+
+/** Puts the three X-RateLimit-* headers on every response of a rate-limited request, errors included. */
+export function rateLimitHeaders(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+  const stamp = (request: EndpointRequest): void => {
+    const limit = request.context.state?.rateLimit;
+    if (!limit || !request.response) return;
+    request.response = withHeaders(request.response, {
+      'X-RateLimit-Limit': String(limit.limit),
+      'X-RateLimit-Remaining': String(Math.max(0, limit.remaining)),
+      'X-RateLimit-Reset': String(limit.resetAt),
+    });
+  };
+  return { after: stamp, onError: stamp };
+}

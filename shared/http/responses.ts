@@ -1,0 +1,21 @@
+import type { ProxyResult } from './types.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The one way a response is built: JSON body, content type, extra headers. */
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): ProxyResult {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': JSON_TYPE, ...headers },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+/** Adds headers to a response that is already built. */
+export function withHeaders(response: ProxyResult, headers: Record<string, string>): ProxyResult {
+  return { ...response, headers: { ...response.headers, ...headers } };
+}

@@ -1,0 +1,14 @@
+import type { MiddlewareObj } from '@middy/core';
+import { throttleAuthRequest } from '../domain/auth-throttle.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
+
+/** Rate limit per source address for endpoints without a key (/auth/*), with the same headers. */
+export function sourceThrottle(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+  const before = async (request: EndpointRequest): Promise<void> => {
+    const { state } = request.context;
+    await throttleAuthRequest(state.sourceIp, (rateLimit) => {
+      state.rateLimit = rateLimit;
+    });
+  };
+  return { before };
+}

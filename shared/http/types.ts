@@ -1,0 +1,36 @@
+import type { Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Caller } from '../domain/caller.ts';
+
+export type ProxyEvent = APIGatewayProxyEvent;
+export type ProxyResult = APIGatewayProxyResult;
+
+/** The allowance a response reports in its X-RateLimit-* headers. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** When the window ends, in UTC epoch seconds. */
+  resetAt: number;
+}
+
+/** What the middleware learns about one request, shared by the chain and handed to the handler. */
+export interface RequestState {
+  requestId: string;
+  sourceIp: string;
+  startedAt: number;
+  caller?: Caller;
+  rateLimit?: RateLimitState;
+  /** The parsed JSON body, once json-body has read it. */
+  body?: unknown;
+}
+
+export type EndpointContext = Context & { state: RequestState };
+
+export type EndpointRequest = Request<ProxyEvent, ProxyResult, Error, EndpointContext>;
+
+/** What a handler returns: the chain turns it into the API Gateway result. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}

@@ -1,0 +1,16 @@
+import { NotFoundError } from '../errors.ts';
+import { type ApiGroup, endpointsOf } from '../routes.ts';
+import { MethodNotAllowedError } from './http-errors.ts';
+
+/**
+ * The fallback's answer for a request no row served: 405 with `Allow` when the resource is one of
+ * the group's paths (so only the method was wrong), 404 otherwise. `resource` is the API Gateway
+ * resource the request matched (`/projects/{id}`, or `/{proxy+}` for unknown paths).
+ */
+export function unmatched(api: ApiGroup, resource: string): never {
+  const allow = endpointsOf(api)
+    .filter((route) => route.path === resource)
+    .map((route) => route.method);
+  if (allow.length > 0) throw new MethodNotAllowedError(allow);
+  throw new NotFoundError('No such endpoint');
+}

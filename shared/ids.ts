@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { clock } from './clock.ts';
+
+// ULIDs: 48 bits of milliseconds then 80 random bits, in Crockford base32. They sort by creation
+// time as strings, so "newest first" is the key order of a DynamoDB query. Within one millisecond
+// the random part is incremented, so ids made by one process never sort out of order.
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const RANDOM_CHARS = 16;
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+function encodeTime(time: number): string {
+  let out = '';
+  let rest = time;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET.charAt(rest % 32) + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+function freshRandom(): number[] {
+  return Array.from(randomBytes(RANDOM_CHARS), (byte) => byte % 32);
+}
+
+function increment(digits: number[]): number[] {
+  const next = [...digits];
+  for (let i = next.length - 1; i >= 0; i--) {
+    const digit = next[i] ?? 0;
+    if (digit < 31) {
+      next[i] = digit + 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return freshRandom();
+}
+
+export function ulid(): string {
+  const time = clock.now();
+  lastRandom = time === lastTime ? increment(lastRandom) : freshRandom();
+  lastTime = time;
+  return encodeTime(time) + lastRandom.map((digit) => ALPHABET.charAt(digit)).join('');
+}
+
+export const ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export const newId = (prefix: 'prj' | 'dpl' | 'usr' | 'key'): string => `${prefix}_${ulid()}`;

@@ -1,0 +1,22 @@
+import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import { ensureTables } from '../../infra/local/ensure-tables.ts';
+import { localEnvironment } from '../../infra/local/environment.ts';
+
+// One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
+// process.env, which the test workers inherit; tests make their own users and keys, so suites
+// share the tables without depending on each other.
+
+export default async function globalSetup(): Promise<void> {
+  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
+  Object.assign(process.env, localEnvironment(dynamo.endpoint), {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    // Every suite calls from 127.0.0.1: the per-address buckets would otherwise throttle one suite
+    // because of another. Suites that test those buckets lower the limits in their own module scope.
+    ANONYMOUS_RATE_LIMIT_MAX: '100000',
+    AUTH_RATE_LIMIT_MAX: '100000',
+  });
+  const client = localClient(dynamo.endpoint);
+  await ensureTables(client);
+  client.destroy();
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { issueApiKey } from '../../shared/domain/api-keys.ts';
+import type { Role } from '../../shared/domain/caller.ts';
+
+export interface TestCaller {
+  userId: string;
+  key: string;
+}
+
+/**
+ * A fresh user id with a key issued through the same function login uses (never raw items), so
+ * every test has its own owner, allowance and data.
+ */
+export async function newCaller(
+  options: { role?: Role; rateLimit?: number; ttlSeconds?: number } = {},
+): Promise<TestCaller> {
+  const userId = `usr_test_${randomUUID()}`;
+  const issued = await issueApiKey({
+    userId,
+    role: options.role ?? 'member',
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.ttlSeconds === undefined ? {} : { ttlSeconds: options.ttlSeconds }),
+  });
+  return { userId, key: issued.apiKey };
+}
+
+export const uniqueEmail = (label = 'user'): string => `${label}-${randomUUID()}@example.test`;
