@@ -106,6 +106,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     '-port',
     String(options.port),
     '-sharedDb',
+    '-disableTelemetry',
     ...storage,
   ];
   const child = spawn('sh', ['-c', WATCHDOG, 'dynamodb-local', ...java], {

@@ -1,0 +1,36 @@
+import { clock } from '../../shared/clock.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { call, rateLimitOf } from '../support/http.ts';
+
+// This suite lowers the per-address allowance for requests without a valid key, so it loads the
+// service only after setting it (configuration is read once, when the modules load).
+let gateway: TestGateway;
+const suiteDefault = process.env.ANONYMOUS_RATE_LIMIT_MAX;
+beforeAll(async () => {
+  process.env.ANONYMOUS_RATE_LIMIT_MAX = '3';
+  const { startGateway } = await import('../support/gateway.ts');
+  gateway = await startGateway();
+});
+afterAll(async () => {
+  await gateway.close();
+  // Later suites in this worker load their own modules, with the run's setting.
+  if (suiteDefault === undefined) delete process.env.ANONYMOUS_RATE_LIMIT_MAX;
+  else process.env.ANONYMOUS_RATE_LIMIT_MAX = suiteDefault;
+});
+
+describe('requests without a valid key', () => {
+  it('are counted per source address in a stricter bucket, then refused with 429', async () => {
+    // A window a year ahead, which no other suite's clock reaches, so this bucket starts empty.
+    const start = Math.floor(Date.now() / 1000 / 60) * 60 + 366 * 24 * 3600;
+    clock.now = () => (start + 10) * 1000;
+
+    const responses = [];
+    for (let i = 0; i < 5; i++)
+      responses.push(await call(`${gateway.baseUrl}/projects`, { key: 'plat_guess' }));
+    expect(responses.map((response) => response.status)).toEqual([401, 401, 401, 429, 429]);
+    expect(responses.map((response) => rateLimitOf(response).remaining)).toEqual([2, 1, 0, 0, 0]);
+    expect(responses.map((response) => rateLimitOf(response).limit)).toEqual([3, 3, 3, 3, 3]);
+    expect(responses.map((response) => rateLimitOf(response).reset)).toEqual(Array(5).fill(start + 60));
+    expect(responses[3]?.body).toEqual({ error: 'rate_limit_exceeded', retryAfter: 50 });
+  });
+});
