@@ -1,0 +1,64 @@
+import { db } from '../../shared/db/client.ts';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { newCaller } from '../support/users.ts';
+
+// Counts the DynamoDB round trips a request costs, by a middleware on the service's own client.
+
+let gateway: TestGateway;
+let commands: string[] = [];
+beforeAll(async () => {
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCommands' },
+  );
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+async function countCalls(request: () => Promise<unknown>): Promise<string[]> {
+  commands = [];
+  await request();
+  return commands;
+}
+
+describe('DynamoDB round trips per request', () => {
+  it('GET /projects/{id}: 2 (auth and count, then the project)', async () => {
+    const { key } = await newCaller();
+    const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+    const id = (created.body as { id: string }).id;
+    expect(await countCalls(() => call(`${gateway.baseUrl}/projects/${id}`, { key }))).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+    ]);
+  });
+
+  it('POST /deployments: 3 (auth and count, the project, the deployment)', async () => {
+    const { key } = await newCaller();
+    const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+    const projectId = (created.body as { id: string }).id;
+    const deploy = () => call(`${gateway.baseUrl}/deployments`, { method: 'POST', key, json: { projectId } });
+    expect(await countCalls(deploy)).toEqual(['UpdateItemCommand', 'GetItemCommand', 'PutItemCommand']);
+  });
+
+  it('a request without a key: 1 (the per-address counter)', async () => {
+    expect(await countCalls(() => call(`${gateway.baseUrl}/projects`))).toEqual(['UpdateItemCommand']);
+  });
+
+  it('a request with a malformed key: 1, the checksum is checked without a lookup', async () => {
+    expect(await countCalls(() => call(`${gateway.baseUrl}/projects`, { key: 'plat_nope' }))).toEqual([
+      'UpdateItemCommand',
+    ]);
+  });
+
+  it('GET /projects: 2 (auth and count, one Query)', async () => {
+    const { key } = await newCaller();
+    expect(await countCalls(() => call(`${gateway.baseUrl}/projects`, { key }))).toEqual([
+      'UpdateItemCommand',
+      'QueryCommand',
+    ]);
+  });
+});
