@@ -5,7 +5,7 @@ import { countInBucket } from '../db/rate-buckets.ts';
 import { RateLimitedError, UnauthorizedError } from '../errors.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
 import type { Caller } from './caller.ts';
-import { type RateLimitState, retryAfterSeconds } from './rate-limit.ts';
+import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from './rate-limit.ts';
 
 // Admission for key-protected endpoints: who is calling, and may they call now? A valid key is
 // authenticated and counted in one DynamoDB call; a request without one is counted against its
@@ -30,6 +30,16 @@ async function checkKey(key: string | undefined, now: number): Promise<KeyAdmiss
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     defaultLimit: config.RATE_LIMIT_MAX,
   });
+}
+
+/**
+ * What to report before the store has answered: the default allowance, none of it left. Should
+ * the store fail, the 500 still carries the headers, and a client that honours them backs off
+ * until the window ends instead of retrying into an outage.
+ */
+export function allowanceBeforeCounting(): RateLimitState {
+  const limit = config.RATE_LIMIT_MAX;
+  return allowance(limit, limit, windowAt(nowSeconds(), config.RATE_LIMIT_WINDOW_SECONDS));
 }
 
 export async function admit(authorization: string | undefined, sourceIp: string): Promise<Admission> {
