@@ -39,35 +39,47 @@ const toUser = (item: Record<string, unknown>): User => ({
   createdAt: String(item.createdAt),
 });
 
+const reasonsOf = (error: unknown): string[] =>
+  error instanceof TransactionCanceledException
+    ? (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None')
+    : [];
+
+const CONFLICT_RETRIES = 3;
+
 /** Stores a new user; ConflictError when the email is taken (checked atomically, not read first). */
 export async function insertUser(user: User, passwordHash: string): Promise<void> {
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: TABLE,
-              Item: { ...emailKey(user.email), userId: user.id },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          {
-            Put: {
-              TableName: TABLE,
-              Item: { ...userKey(user.id), ...user, passwordHash, listing: LISTING },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
-      }),
-    );
-  } catch (error) {
-    const emailTaken =
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-    if (emailTaken) throw new ConflictError('A user with this email already exists');
-    throw error;
+  const write = new TransactWriteCommand({
+    TransactItems: [
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { ...emailKey(user.email), userId: user.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { ...userKey(user.id), ...user, passwordHash, listing: LISTING },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.send(write);
+      return;
+    } catch (error) {
+      const reasons = reasonsOf(error);
+      if (reasons[0] === 'ConditionalCheckFailed')
+        throw new ConflictError('A user with this email already exists');
+      // DynamoDB cancels transactions that race on the same item (DynamoDB Local never does):
+      // try again, and the winner's marker turns the retry into a clean 409.
+      const raced = reasons.includes('TransactionConflict');
+      if (!raced || attempt >= CONFLICT_RETRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    }
   }
 }
 

@@ -23,5 +23,3 @@ export async function newCaller(
   });
   return { userId, key: issued.apiKey };
 }
-
-export const uniqueEmail = (label = 'user'): string => `${label}-${randomUUID()}@example.test`;

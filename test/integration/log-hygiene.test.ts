@@ -1,0 +1,54 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../shared/db/client.ts';
+import { tableName } from '../../shared/db/tables.ts';
+import { hashApiKey } from '../../shared/domain/api-key-format.ts';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { captureLogs } from '../support/logs.ts';
+import { uniqueEmail } from '../support/names.ts';
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+async function storedPasswordHash(email: string): Promise<string> {
+  const users = tableName('users');
+  const marker = await db.send(new GetCommand({ TableName: users, Key: { pk: `EMAIL#${email}` } }));
+  const user = await db.send(
+    new GetCommand({ TableName: users, Key: { pk: `USER#${marker.Item?.userId}` } }),
+  );
+  return String(user.Item?.passwordHash);
+}
+
+describe('logs', () => {
+  it('never contain a password, an API key, its digest or a password hash', async () => {
+    const email = uniqueEmail('logs');
+    const password = 'log-scan secret passphrase';
+    const previous = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'info';
+    const { result: apiKey, lines } = await captureLogs(async () => {
+      const post = (path: string, json: unknown, key?: string) =>
+        call(`${gateway.backendUrl}${path}`, { method: 'POST', json, ...(key ? { key } : {}) });
+      await post('/auth/register', { email, password });
+      await post('/auth/register', { email, password }); // 409
+      await post('/auth/login', { email, password: `${password} wrong` }); // 401
+      const login = await post('/auth/login', { email, password });
+      const key = (login.body as { apiKey: string }).apiKey;
+      await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+      await call(`${gateway.baseUrl}/projects`, { key });
+      await call(`${gateway.backendUrl}/api/v1/users`, { key }); // 403
+      await call(`${gateway.baseUrl}/projects`, { key: `${key.slice(0, -1)}x` }); // 401
+      return key;
+    });
+    if (previous === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = previous;
+
+    expect(lines.length).toBeGreaterThanOrEqual(8); // one access line per request: logging was on
+    const secrets = [password, apiKey, apiKey.slice(5), hashApiKey(apiKey), await storedPasswordHash(email)];
+    for (const line of lines) {
+      for (const secret of secrets) expect(line).not.toContain(secret);
+    }
+  });
+});

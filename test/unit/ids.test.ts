@@ -1,0 +1,27 @@
+import { clock } from '../../shared/clock.ts';
+import { newId } from '../../shared/ids.ts';
+
+describe('ids', () => {
+  const realNow = clock.now;
+  afterEach(() => {
+    clock.now = realNow;
+  });
+
+  it('sort by creation time even within one millisecond', () => {
+    clock.now = () => 1_790_000_000_000;
+    const ids = Array.from({ length: 500 }, () => newId('prj'));
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(500);
+  });
+
+  it('sort across milliseconds', () => {
+    clock.now = () => 1_790_000_000_000;
+    const earlier = newId('dpl');
+    clock.now = () => 1_790_000_000_001;
+    expect(newId('dpl') > earlier).toBe(true);
+  });
+
+  it('carry their prefix and a 26-character ULID', () => {
+    expect(newId('usr')).toMatch(/^usr_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+});
