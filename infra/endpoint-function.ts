@@ -9,6 +9,19 @@ import type { Construct } from 'constructs';
 import { type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import type { Route, TableAccess } from '../shared/routes.ts';
 
+// Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
+// DeleteItem, BatchWriteItem and stream reads, none of which any request path needs.
+const READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
+  read: READ_ACTIONS,
+  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+};
+
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
 export interface EndpointFunctionProps {
@@ -64,8 +77,7 @@ export class EndpointFunction extends NodejsFunction {
   /** Binds a table to this function: the variable that carries its name and the least-privilege grant, together. */
   bindTable(key: TableKey, table: ITable, access: TableAccess): void {
     this.addEnvironment(tables[key].envVar, table.tableName);
-    if (access === 'write') table.grantReadWriteData(this);
-    else table.grantReadData(this);
+    table.grant(this, ...TABLE_ACTIONS[access]);
   }
 }
 

@@ -32,12 +32,3 @@ if (!parsed.success) {
 }
 
 export const config: Config = parsed.data;
-
-/** The value of a required environment variable; throws at load time when it is missing. */
-export function requireEnv(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') {
-    throw new Error(`Missing required environment variable ${name}`);
-  }
-  return value;
-}

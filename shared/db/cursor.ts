@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { requireEnv } from '../config.ts';
+import { requireEnv } from '../env.ts';
 import { ValidationError } from '../errors.ts';
 
 // Opaque, tamper-evident list cursors: the last id of a page plus an HMAC over that id and the
