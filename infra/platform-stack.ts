@@ -62,6 +62,10 @@ export class PlatformStack extends Stack {
       description: '{backend_url}: health, auth and admin endpoints',
       value: this.stageUrl('backend'),
     });
+    new CfnOutput(this, 'UsersTableName', {
+      description: 'For `npm run create-admin` (USERS_TABLE)',
+      value: this.tables.users.tableName,
+    });
   }
 
   private addTable(key: TableKey, definition: TableDefinition): Table {

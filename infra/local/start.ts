@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     client.destroy();
     // Imported only now: handler modules read their settings when they load.
     const { createGateway } = await import('./gateway.ts');
-    const { ensureAdmin } = await import('./ensure-admin.ts');
+    const { ensureAdmin } = await import('../ensure-admin.ts');
     const admin = await ensureAdmin(
       process.env.PLATFORM_ADMIN_EMAIL ?? 'admin@localhost.test',
       process.env.PLATFORM_ADMIN_PASSWORD,

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createGateway } from '../../infra/local/gateway.ts';
+import { db } from '../../shared/db/client.ts';
 
 export interface TestGateway {
   baseUrl: string;
@@ -20,6 +21,7 @@ export async function startGateway(): Promise<TestGateway> {
       new Promise((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
+        db.destroy(); // the suite's own client: its keep-alive sockets would hold the worker open
       }),
   };
 }

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { uniqueEmail } from '../support/names.ts';
+
+const run = promisify(execFile);
+const script = join(import.meta.dirname, '../../infra/scripts/create-admin.ts');
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+describe('npm run create-admin', () => {
+  it('creates an admin with a generated password that logs in and may list users', async () => {
+    const email = uniqueEmail('operator');
+    const { stdout } = await run(process.execPath, [script, '--email', email], { env: process.env });
+    const password = /Password \(shown once\): (\S+)/.exec(stdout)?.[1];
+    expect(password).toBeDefined();
+
+    const login = await call(`${gateway.backendUrl}/auth/login`, {
+      method: 'POST',
+      json: { email, password },
+    });
+    expect(login.status).toBe(200);
+    expect(login.body).toMatchObject({ user: { email, role: 'admin' } });
+    const key = (login.body as { apiKey: string }).apiKey;
+    expect((await call(`${gateway.backendUrl}/api/v1/users`, { key })).status).toBe(200);
+
+    const again = await run(process.execPath, [script, '--email', email], { env: process.env });
+    expect(again.stdout).toContain('already exists');
+  });
+
+  it('refuses to run without an email', async () => {
+    await expect(run(process.execPath, [script], { env: process.env })).rejects.toMatchObject({ code: 2 });
+  });
+});
