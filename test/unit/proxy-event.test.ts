@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { buildProxyEvent, requestTime } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
 
+// An event API Gateway's REST proxy integration sent (the team's reference, ../shared/fixtures).
 const fixture = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../../../shared/fixtures/apigw-rest-proxy-event.json'), 'utf8'),
+  readFileSync(join(import.meta.dirname, '../fixtures/apigw-rest-proxy-event.json'), 'utf8'),
 );
 
 const keysOf = (value: object): string[] => Object.keys(value).sort();
