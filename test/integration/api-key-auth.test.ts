@@ -1,6 +1,7 @@
 import { clock } from '../../shared/clock.ts';
 import { generateApiKey, isWellFormedApiKey } from '../../shared/domain/api-key-format.ts';
 import { revokeApiKey } from '../../shared/domain/api-keys.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
@@ -11,10 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const realNow = clock.now;
-afterEach(() => {
-  clock.now = realNow;
-});
+const realNow = restoreClockAfterEach();
 
 const UNAUTHORIZED = {
   error: 'unauthorized',

@@ -2,6 +2,7 @@ import { createUser } from '../../shared/domain/users.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
+import { walkPages } from '../support/pages.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -182,17 +183,7 @@ async function createAdmin(): Promise<string> {
 }
 
 async function allUsers(key: string): Promise<{ email: string }[]> {
-  const users: { email: string }[] = [];
-  let cursor: string | null = null;
-  do {
-    const query: string = cursor ? `?limit=100&cursor=${encodeURIComponent(cursor)}` : '?limit=100';
-    const response = await call(`${gateway.backendUrl}/api/v1/users${query}`, { key });
-    expect(response.status).toBe(200);
-    const body = response.body as { users: { email: string }[]; nextCursor: string | null };
-    users.push(...body.users);
-    cursor = body.nextCursor;
-  } while (cursor);
-  return users;
+  return (await walkPages<{ email: string }>(`${gateway.backendUrl}/api/v1/users`, key, 'users', 100)).items;
 }
 
 describe('GET /api/v1/users', () => {

@@ -1,5 +1,6 @@
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { walkPages } from '../support/pages.ts';
 import { newCaller } from '../support/users.ts';
 
 let gateway: TestGateway;
@@ -137,21 +138,14 @@ describe('GET /projects/{id}/deployments', () => {
     const branches = ['b1', 'b2', 'b3', 'b4', 'b5'];
     for (const branch of branches) await deploy(key, { projectId, branch });
 
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const query: string = cursor ? `?limit=2&cursor=${encodeURIComponent(cursor)}` : '?limit=2';
-      const response = await call(`${gateway.baseUrl}/projects/${projectId}/deployments${query}`, { key });
-      expect(response.status).toBe(200);
-      const body = response.body as {
-        deployments: { branch: string; projectId: string }[];
-        nextCursor: string | null;
-      };
-      expect(body.deployments.every((deployment) => deployment.projectId === projectId)).toBe(true);
-      seen.push(...body.deployments.map((deployment) => deployment.branch));
-      cursor = body.nextCursor;
-    } while (cursor);
-    expect(seen).toEqual([...branches].reverse());
+    const { items } = await walkPages<{ branch: string; projectId: string }>(
+      `${gateway.baseUrl}/projects/${projectId}/deployments`,
+      key,
+      'deployments',
+      2,
+    );
+    expect(items.every((deployment) => deployment.projectId === projectId)).toBe(true);
+    expect(items.map((deployment) => deployment.branch)).toEqual([...branches].reverse());
   });
 
   it("answers another user's project with 404", async () => {

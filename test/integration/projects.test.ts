@@ -1,5 +1,6 @@
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
+import { walkPages } from '../support/pages.ts';
 import { newCaller } from '../support/users.ts';
 
 let gateway: TestGateway;
@@ -163,19 +164,14 @@ describe('GET /projects', () => {
     const { key } = await newCaller();
     const names = Array.from({ length: 7 }, (_, i) => `p${i}`);
     for (const name of names) await createProject(key, { name });
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const query: string = cursor ? `?limit=3&cursor=${encodeURIComponent(cursor)}` : '?limit=3';
-      const response = await call(`${gateway.baseUrl}/projects${query}`, { key });
-      const body = response.body as { projects: { name: string }[]; nextCursor: string | null };
-      seen.push(...body.projects.map((project) => project.name));
-      cursor = body.nextCursor;
-      pages += 1;
-    } while (cursor);
+    const { items, pages } = await walkPages<{ name: string }>(
+      `${gateway.baseUrl}/projects`,
+      key,
+      'projects',
+      3,
+    );
     expect(pages).toBe(3);
-    expect(seen).toEqual([...names].reverse());
+    expect(items.map((project) => project.name)).toEqual([...names].reverse());
   });
 
   it.each([['0'], ['101'], ['-1'], ['2.5'], ['ten'], ['']])(

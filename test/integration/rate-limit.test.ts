@@ -1,6 +1,7 @@
 import { clock } from '../../shared/clock.ts';
 import { readKeyCounter } from '../../shared/db/api-keys.ts';
 import { hashApiKey } from '../../shared/domain/api-key-format.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
@@ -11,10 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const realNow = clock.now;
-afterEach(() => {
-  clock.now = realNow;
-});
+const realNow = restoreClockAfterEach();
 
 /** Pins the clock `offset` seconds into a 60-second window (the default window length). */
 function pinClock(windowStart: number, offset: number): void {

@@ -1,11 +1,9 @@
 import { clock } from '../../shared/clock.ts';
 import { newId } from '../../shared/ids.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
 
 describe('ids', () => {
-  const realNow = clock.now;
-  afterEach(() => {
-    clock.now = realNow;
-  });
+  restoreClockAfterEach();
 
   it('sort by creation time even within one millisecond', () => {
     clock.now = () => 1_790_000_000_000;
