@@ -25,9 +25,9 @@ if (!process.env.USERS_TABLE) {
   process.exit(2);
 }
 
-// Loaded only now: the table name is read when the modules load.
-const { ensureAdmin } = await import('../ensure-admin.ts');
 try {
+  // Loaded only now, after USERS_TABLE is settled.
+  const { ensureAdmin } = await import('../ensure-admin.ts');
   const outcome = await ensureAdmin(values.email, values.password);
   if (!outcome.created) console.log(`A user ${outcome.email} already exists; nothing was changed.`);
   else if (outcome.generatedPassword)

@@ -10,7 +10,7 @@ import { tableName } from './tables.ts';
 // the expiry and the current window's counter, so that a single conditional UpdateItem
 // authenticates the key, checks the window and counts the request.
 
-const TABLE = tableName('apiKeys');
+const table = (): string => tableName('apiKeys');
 
 interface ApiKeyItem {
   keyHash: string;
@@ -52,7 +52,7 @@ export async function putApiKey(key: NewApiKey): Promise<string> {
     windowCount: 0,
   };
   await db.send(
-    new PutCommand({ TableName: TABLE, Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+    new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
   );
   return keyId;
 }
@@ -61,7 +61,7 @@ export async function revokeApiKeyByHash(keyHash: string, revokedAt: string): Pr
   await conditionally(() =>
     db.send(
       new UpdateCommand({
-        TableName: TABLE,
+        TableName: table(),
         Key: { keyHash },
         UpdateExpression: 'SET revokedAt = :revokedAt',
         ConditionExpression: 'attribute_exists(keyHash)',
@@ -76,7 +76,7 @@ export async function readKeyCounter(
   keyHash: string,
 ): Promise<{ windowStart: number; windowCount: number } | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: TABLE, Key: { keyHash }, ConsistentRead: true }),
+    new GetCommand({ TableName: table(), Key: { keyHash }, ConsistentRead: true }),
   );
   return Item ? { windowStart: Number(Item.windowStart), windowCount: Number(Item.windowCount) } : undefined;
 }
@@ -122,7 +122,7 @@ function countInWindow(keyHash: string, windowStart: number, policy: AdmissionPo
   return conditionally(() =>
     db.send(
       new UpdateCommand({
-        TableName: TABLE,
+        TableName: table(),
         Key: { keyHash },
         UpdateExpression: 'SET windowCount = windowCount + :one',
         ConditionExpression: `${LIVE_KEY} AND windowStart = :windowStart AND ${UNDER_LIMIT}`,
@@ -144,7 +144,7 @@ function openWindow(keyHash: string, windowStart: number, policy: AdmissionPolic
   return conditionally(() =>
     db.send(
       new UpdateCommand({
-        TableName: TABLE,
+        TableName: table(),
         Key: { keyHash },
         UpdateExpression: 'SET windowStart = :windowStart, windowCount = :one',
         ConditionExpression: `${LIVE_KEY} AND windowStart < :windowStart`,

@@ -7,10 +7,8 @@ import { ValidationError } from '../errors.ts';
 // or another user, fails the check and is a 400 naming `cursor`; it can never reach another
 // user's items, because the query itself is always scoped to the caller.
 
-const SECRET = requireEnv('CURSOR_SECRET');
-
 const sign = (scope: string, payload: string): Buffer =>
-  createHmac('sha256', SECRET).update(`${scope}\n${payload}`).digest().subarray(0, 16);
+  createHmac('sha256', requireEnv('CURSOR_SECRET')).update(`${scope}\n${payload}`).digest().subarray(0, 16);
 
 export function encodeCursor(scope: string, lastId: string): string {
   const payload = Buffer.from(lastId, 'utf8').toString('base64url');

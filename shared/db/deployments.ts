@@ -7,7 +7,7 @@ import { tableName } from './tables.ts';
 // Deployments live under their owner (owner-scoped get by id) and are indexed by project
 // (`byProject`: newest first). The project's owner is checked before its index is read.
 
-const TABLE = tableName('deployments');
+const table = (): string => tableName('deployments');
 
 export const DEPLOYMENT_STATES = ['queued', 'building', 'ready', 'error', 'canceled'] as const;
 export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
@@ -33,7 +33,7 @@ const toDeployment = (item: Record<string, unknown>): Deployment => ({
 export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
   await db.send(
     new PutCommand({
-      TableName: TABLE,
+      TableName: table(),
       Item: { ownerId, ...deployment },
       ConditionExpression: 'attribute_not_exists(id)',
     }),
@@ -41,7 +41,7 @@ export async function putDeployment(ownerId: string, deployment: Deployment): Pr
 }
 
 export async function findDeployment(ownerId: string, id: string): Promise<Deployment | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: { ownerId, id } }));
+  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
   return Item ? toDeployment(Item) : undefined;
 }
 
@@ -55,7 +55,7 @@ export async function listDeploymentsOfProject(
     {
       scope: `deployments:${ownerId}:${projectId}`,
       query: {
-        TableName: TABLE,
+        TableName: table(),
         IndexName: 'byProject',
         KeyConditionExpression: 'projectId = :projectId',
         ExpressionAttributeValues: { ':projectId': projectId },

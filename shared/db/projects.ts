@@ -7,7 +7,7 @@ import { tableName } from './tables.ts';
 // Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
 // so another user's project is simply not found, and a list is one Query in id (= time) order.
 
-const TABLE = tableName('projects');
+const table = (): string => tableName('projects');
 
 export interface Project {
   id: string;
@@ -30,7 +30,7 @@ const toProject = (item: Record<string, unknown>): Project => ({
 export async function putProject(ownerId: string, project: Project): Promise<void> {
   await db.send(
     new PutCommand({
-      TableName: TABLE,
+      TableName: table(),
       Item: { ownerId, ...project },
       ConditionExpression: 'attribute_not_exists(id)',
     }),
@@ -38,7 +38,7 @@ export async function putProject(ownerId: string, project: Project): Promise<voi
 }
 
 export async function findProject(ownerId: string, id: string): Promise<Project | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: { ownerId, id } }));
+  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
   return Item ? toProject(Item) : undefined;
 }
 
@@ -47,7 +47,7 @@ export async function listProjects(ownerId: string, page: PageRequest): Promise<
     {
       scope: `projects:${ownerId}`,
       query: {
-        TableName: TABLE,
+        TableName: table(),
         KeyConditionExpression: 'ownerId = :ownerId',
         ExpressionAttributeValues: { ':ownerId': ownerId },
       },

@@ -8,7 +8,7 @@ import { tableName } from './tables.ts';
 // (`<scope>#<subject>#<windowStart>`), so one conditional UpdateItem always decides, and old
 // windows simply expire by TTL.
 
-const TABLE = tableName('rateLimits');
+const table = (): string => tableName('rateLimits');
 
 export type BucketScope = 'anonymous-ip' | 'auth-ip' | 'login-email';
 
@@ -33,7 +33,7 @@ export async function countInBucket(
   const counted = await conditionally(() =>
     db.send(
       new UpdateCommand({
-        TableName: TABLE,
+        TableName: table(),
         Key: { bucket: `${scope}#${subject}#${window.start}` },
         UpdateExpression: 'ADD hits :one SET expiresAt = :expiresAt',
         ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',

@@ -2,7 +2,9 @@ import { requireEnv } from '../env.ts';
 
 // Every table, declared once. The CDK stack (infra/platform-stack.ts) and the local setup
 // (infra/local/ensure-tables.ts) both build from this; entity modules resolve names through
-// `tableName`, which reads the variable the stack sets on each function it grants the table to.
+// `tableName` when they use a table, not when they load: a function's bundle holds modules for
+// tables its route never touches, and the stack only sets the variables of the tables it grants.
+// shared/http/endpoint.ts checks a function's own tables at cold start instead.
 
 /** A key attribute; every key in this service is a string. */
 type KeyAttribute = string;
@@ -69,5 +71,5 @@ export type TableKey = keyof typeof tables;
 
 export const tableKeys = Object.keys(tables) as TableKey[];
 
-/** The deployed (or local) name of a table; throws when this function was not granted it. */
+/** The deployed (or local) name of a table; throws when this function was not given it. */
 export const tableName = (key: TableKey): string => requireEnv(tables[key].envVar);

@@ -12,7 +12,7 @@ import { tableName } from './tables.ts';
 // of concurrent registrations of one email exactly one succeeds. The sparse `byCreation` index
 // (only user items carry `listing`) lists users in id (= time) order without a scan.
 
-const TABLE = tableName('users');
+const table = (): string => tableName('users');
 const LISTING = 'USER';
 
 export interface User {
@@ -52,14 +52,14 @@ export async function insertUser(user: User, passwordHash: string): Promise<void
     TransactItems: [
       {
         Put: {
-          TableName: TABLE,
+          TableName: table(),
           Item: { ...emailKey(user.email), userId: user.id },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       {
         Put: {
-          TableName: TABLE,
+          TableName: table(),
           Item: { ...userKey(user.id), ...user, passwordHash, listing: LISTING },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
@@ -84,17 +84,17 @@ export async function insertUser(user: User, passwordHash: string): Promise<void
 }
 
 export async function findUserByEmail(email: string): Promise<UserWithPassword | undefined> {
-  const marker = await db.send(new GetCommand({ TableName: TABLE, Key: emailKey(email) }));
+  const marker = await db.send(new GetCommand({ TableName: table(), Key: emailKey(email) }));
   const userId = marker.Item?.userId;
   if (typeof userId !== 'string') return undefined;
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: userKey(userId) }));
+  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: userKey(userId) }));
   return Item ? { user: toUser(Item), passwordHash: String(Item.passwordHash) } : undefined;
 }
 
 export async function updatePasswordHash(userId: string, passwordHash: string): Promise<void> {
   await db.send(
     new UpdateCommand({
-      TableName: TABLE,
+      TableName: table(),
       Key: userKey(userId),
       UpdateExpression: 'SET passwordHash = :passwordHash',
       ConditionExpression: 'attribute_exists(pk)',
@@ -108,7 +108,7 @@ export async function listUsers(page: PageRequest): Promise<Page<User>> {
     {
       scope: 'users',
       query: {
-        TableName: TABLE,
+        TableName: table(),
         IndexName: 'byCreation',
         KeyConditionExpression: 'listing = :listing',
         ExpressionAttributeValues: { ':listing': LISTING },

@@ -1,7 +1,9 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
+import { type TableKey, tables } from '../db/tables.ts';
 import type { Caller } from '../domain/caller.ts';
-import { routes } from '../routes.ts';
+import { requireEnv } from '../env.ts';
+import { type Route, routes } from '../routes.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { jsonBody } from './json-body.ts';
@@ -50,6 +52,11 @@ function routeFor(handlerName: string) {
   return route;
 }
 
+/** Fails the cold start, not a request, when a table the route names was not configured. */
+function requireTables(route: Route): void {
+  for (const key of Object.keys(route.tables) as TableKey[]) requireEnv(tables[key].envVar);
+}
+
 function admissionFor(access: 'apiKey' | 'authThrottled' | 'public'): Middleware[] {
   if (access === 'apiKey') return [apiKeyAuth()];
   if (access === 'authThrottled') return [sourceThrottle()];
@@ -62,6 +69,7 @@ function build<S extends InputSchemas>(
   handle: (event: ProxyEvent, context: EndpointContext, input: OpenInput<S>) => Promise<Reply>,
 ): Handler {
   const route = routeFor(handlerName);
+  requireTables(route);
   const lambdaHandler = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
     const input = {
       params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,

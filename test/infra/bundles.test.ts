@@ -1,90 +1,125 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { App } from 'aws-cdk-lib';
 import { describeRoute } from '../../infra/endpoint-function.ts';
+import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
+import { matchRequest } from '../../infra/local/router.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
-import { routes } from '../../shared/routes.ts';
+import { tables } from '../../shared/db/tables.ts';
+import { type Route, routes } from '../../shared/routes.ts';
 
 // The bundles `cdk deploy` ships are what Lambda runs, not the sources the other suites load.
-// This suite synthesizes the stack with real esbuild bundling and invokes a few bundles in fresh
-// Node processes, as Lambda would (CommonJS `require`, then `handler(event, context)`), against
-// the test run's DynamoDB Local. The bundles sit in a temporary folder outside the repository, with
-// no node_modules above them: every package they use has to be inside the bundle.
+// This suite synthesizes the stack with real esbuild bundling and invokes every bundle in a fresh
+// Node process as Lambda would (CommonJS `require`, then `handler(event, context)`), with exactly
+// the environment the template gives that function, against the test run's DynamoDB Local. The
+// bundles sit in a temporary folder with no node_modules above them: every package they use must
+// be inside the bundle.
 
 const run = promisify(execFile);
 const outdir = mkdtempSync(join(tmpdir(), 'platform-bundles-'));
-let bundleOf: (handler: string) => string;
+
+interface FunctionResource {
+  Type: string;
+  Properties: { Description?: string; Environment?: { Variables?: Record<string, unknown> } };
+  Metadata?: Record<string, string>;
+}
+
+const deployed = new Map<string, { bundle: string; variables: Record<string, unknown> }>();
 
 beforeAll(() => {
   const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
   new PlatformStack(app, 'PlatformStack');
   const template = app.synth().getStackByName('PlatformStack').template as {
-    Resources: Record<
-      string,
-      { Type: string; Properties: { Description?: string }; Metadata?: Record<string, string> }
-    >;
+    Resources: Record<string, FunctionResource>;
   };
-  const assets = new Map<string, string>();
   for (const resource of Object.values(template.Resources)) {
     const asset = resource.Metadata?.['aws:asset:path'];
-    if (resource.Type === 'AWS::Lambda::Function' && asset && resource.Properties.Description) {
-      assets.set(resource.Properties.Description, join(outdir, asset, 'index.js'));
-    }
+    if (resource.Type !== 'AWS::Lambda::Function' || !asset || !resource.Properties.Description) continue;
+    deployed.set(resource.Properties.Description, {
+      bundle: join(outdir, asset, 'index.js'),
+      variables: resource.Properties.Environment?.Variables ?? {},
+    });
   }
-  bundleOf = (handler) => {
-    const route = routes.find((candidate) => candidate.handler === handler);
-    const file = route && assets.get(describeRoute(route));
-    if (!file) throw new Error(`No bundle for ${handler}`);
-    return file;
-  };
 }, 120_000);
 
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-const fixture = JSON.parse(
-  readFileSync(join(import.meta.dirname, '../fixtures/apigw-rest-proxy-event.json'), 'utf8'),
-);
+/** The template's variables with local values: table references become the local table names. */
+function environmentOf(variables: Record<string, unknown>): Record<string, string> {
+  const localNames = new Map<string, string>(
+    Object.values(tables).map((table) => [table.envVar, table.localName]),
+  );
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    AWS_REGION: 'eu-west-1',
+    DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
+    LOG_LEVEL: 'silent',
+  };
+  for (const name of Object.keys(variables)) {
+    const local = name === 'CURSOR_SECRET' ? 'bundle-test-secret' : localNames.get(name);
+    if (!local) throw new Error(`The template sets ${name}, which this test cannot give a local value`);
+    env[name] = local;
+  }
+  return env;
+}
 
-async function invoke(
-  bundle: string,
-  event: unknown,
-): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
+/** A request to the route without a key, and what a client must get back. */
+function probe(route: Route): { method: string; path: string; body: string; status: number; error?: string } {
+  const concrete = route.path
+    .replace('{id}', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A')
+    .replace('{proxy+}', 'no/such/path');
+  const path = route.api === 'platform' ? `/v1${concrete}` : concrete;
+  const method = route.method === 'ANY' ? 'GET' : route.method;
+  const body = method === 'POST' ? '{}' : '';
+  if (route.access === 'apiKey') return { method, path, body, status: 401, error: 'unauthorized' };
+  if (route.handler === 'health') return { method, path, body, status: 200 };
+  if (route.method === 'ANY') return { method, path, body, status: 404, error: 'not_found' };
+  return { method, path, body, status: 400, error: 'validation_error' };
+}
+
+async function invoke(bundle: string, env: Record<string, string>, event: unknown) {
   const script = `
     const { handler } = require(${JSON.stringify(bundle)});
     const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10000 };
     handler(${JSON.stringify(event)}, context).then((result) => console.log(JSON.stringify(result)));`;
-  const { stdout } = await run(process.execPath, ['-e', script], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+  const { stdout } = await run(process.execPath, ['-e', script], { env });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+    statusCode: number;
+    headers: Record<string, string>;
+    body: string;
+  };
 }
 
-describe('the deployed bundles', () => {
-  it('answer GET /health from DynamoDB', async () => {
-    const event = {
-      ...fixture,
-      resource: '/health',
-      path: '/health',
-      pathParameters: null,
-      headers: {},
-      multiValueHeaders: {},
-    };
-    const result = await invoke(bundleOf('health'), event);
-    expect(result.statusCode).toBe(200);
-    expect(JSON.parse(result.body)).toEqual({ status: 'ok', checks: { database: 'ok' } });
-    expect(result.headers['X-Request-Id']).toBe(fixture.requestContext.requestId);
-  }, 30_000);
-
-  it('authenticate and count like the sources: the fixture event with its fake key gets the contract 401', async () => {
-    const result = await invoke(bundleOf('get-project'), fixture);
-    expect(result.statusCode).toBe(401);
-    expect(JSON.parse(result.body)).toEqual({
-      error: 'unauthorized',
-      message: 'A valid API key is required: send Authorization: Bearer <API_KEY>',
-    });
-    expect(result.headers['X-RateLimit-Limit']).toBeDefined();
-  }, 30_000);
-});
+describe.each(routes.map((route): [string, Route] => [describeRoute(route), route]))(
+  'the bundle of %s',
+  (name, route) => {
+    it('loads and answers with only the environment its template gives it', async () => {
+      const function_ = deployed.get(name);
+      if (!function_) throw new Error(`No function in the template for ${name}`);
+      const request = probe(route);
+      const event = buildProxyEvent(
+        {
+          method: request.method,
+          url: request.path,
+          rawHeaders: [
+            'Content-Type',
+            'application/json',
+            'Host',
+            'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com',
+          ],
+          body: Buffer.from(request.body),
+          sourceIp: '203.0.113.7',
+        },
+        matchRequest(request.method, request.path),
+      );
+      const result = await invoke(function_.bundle, environmentOf(function_.variables), event);
+      expect(result.statusCode).toBe(request.status);
+      expect(result.headers['X-Request-Id']).toBe(event.requestContext.requestId);
+      if (request.error) expect(JSON.parse(result.body)).toMatchObject({ error: request.error });
+      if (route.access === 'apiKey') expect(result.headers['X-RateLimit-Limit']).toBe('20');
+    }, 30_000);
+  },
+);
