@@ -15,7 +15,8 @@ export type Admission =
   | { admitted: true; caller: Caller; rateLimit: RateLimitState }
   | { admitted: false; error: UnauthorizedError | RateLimitedError; rateLimit: RateLimitState };
 
-const BEARER = /^Bearer ([^\s]+)$/;
+// The scheme is case-insensitive (RFC 9110, section 11.1); the key itself is not.
+const BEARER = /^Bearer +([^\s]+)$/i;
 
 /** The key from an `Authorization: Bearer <key>` header, if it is one of ours by shape and checksum. */
 export function bearerKey(authorization: string | undefined): string | undefined {

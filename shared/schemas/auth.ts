@@ -1,15 +1,15 @@
 import * as z from 'zod/mini';
 import { hasControlCharacter } from '../domain/text.ts';
+import { atMost } from './common.ts';
 
 // Emails are compared in one form: trimmed and lower-cased before anything else sees them.
-const Email = z
-  .string()
-  .check(
-    z.trim(),
-    z.toLowerCase(),
-    z.maxLength(254, 'must be at most 254 characters'),
-    z.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address'),
-  );
+const Email = z.string().check(
+  z.trim(),
+  z.toLowerCase(),
+  atMost(254),
+  // Labels cannot contain the dots that separate them: no overlapping repeats, no backtracking.
+  z.regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, 'must be an email address'),
+);
 
 const characters = (value: string): number => [...value].length;
 
@@ -26,7 +26,7 @@ export const RegisterBody = z.strictObject({
     z.string().check(
       z.trim(),
       z.minLength(1, 'must not be empty'),
-      z.maxLength(100, 'must be at most 100 characters'),
+      atMost(100),
       z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
     ),
   ),
@@ -34,7 +34,7 @@ export const RegisterBody = z.strictObject({
 
 export const LoginBody = z.strictObject({
   email: Email,
-  password: z.string().check(z.maxLength(1024, 'must be at most 1024 characters')),
+  password: z.string().check(atMost(1024)),
 });
 
 export type RegisterInput = z.output<typeof RegisterBody>;

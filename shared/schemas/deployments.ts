@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { BranchName } from './common.ts';
+import { atMost, BranchName } from './common.ts';
 
 export const CreateDeploymentBody = z.strictObject({
-  projectId: z.string().check(z.maxLength(64, 'must be at most 64 characters')),
+  projectId: z.string().check(atMost(64), z.minLength(1, 'must not be empty')),
   branch: z.optional(BranchName),
 });
 

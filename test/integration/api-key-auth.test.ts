@@ -29,9 +29,10 @@ describe('API key authentication', () => {
     expect(rateLimitOf(response)).toMatchObject({ limit: 10, remaining: 9 });
   });
 
-  it('accepts the header name in any case', async () => {
+  it('accepts the header name and the scheme in any case', async () => {
     const { key } = await newCaller();
     expect((await projects({ authorization: `Bearer ${key}` })).status).toBe(200);
+    expect((await projects({ Authorization: `bearer ${key}` })).status).toBe(200);
   });
 
   it.each([

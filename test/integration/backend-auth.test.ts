@@ -83,6 +83,13 @@ describe('POST /auth/register errors', () => {
   it.each([
     [{ password: PASSWORD }, 'email', 'email is required'],
     [{ email: 'not-an-email', password: PASSWORD }, 'email', 'email must be an email address'],
+    [{ email: 'a@example', password: PASSWORD }, 'email', 'email must be an email address'],
+    // Long input stops at the length check, before the address pattern is tried on it.
+    [
+      { email: `a@${'.'.repeat(60_000)} `, password: PASSWORD },
+      'email',
+      'email must be at most 254 characters',
+    ],
     [{ email: 'a@b.test' }, 'password', 'password is required'],
     [{ email: 'a@b.test', password: 'short' }, 'password', 'password must be at least 8 characters'],
     [{ email: 'a@b.test', password: 'x'.repeat(257) }, 'password', 'password must be at most 256 characters'],

@@ -57,6 +57,7 @@ describe('POST /deployments', () => {
 
   it.each([
     [{ projectId: 7 }, 'projectId', 'projectId must be a string'],
+    [{ projectId: '' }, 'projectId', 'projectId must not be empty'],
     [{ projectId: null }, 'projectId', 'projectId must be a string'],
     [{ projectId: 'prj_x', branch: 3 }, 'branch', 'branch must be a string'],
     [{ projectId: 'prj_x', commit: 'abc' }, 'commit', 'commit is not a known field'],

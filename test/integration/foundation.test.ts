@@ -91,6 +91,8 @@ describe('request bodies', () => {
     const { key } = await newCaller();
     const response = await post({ key, json: { name: 'x'.repeat(64 * 1024) } });
     expect(response.status).toBe(413);
+    expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    expect(rateLimitOf(response)).toMatchObject({ limit: 100, remaining: 99 });
     expect(response.body).toEqual({ error: 'payload_too_large', message: expect.any(String) });
   });
 
