@@ -75,7 +75,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 export async function createGateway(): Promise<Server> {
   const handlers = await loadHandlers();
 
-  return createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
     if (body === undefined) {
       // What API Gateway's REQUEST_TOO_LARGE gateway response answers in the stack.
@@ -91,13 +91,17 @@ export async function createGateway(): Promise<Server> {
       match,
     );
     const handler = handlers.get(match.route.handler);
-    try {
-      if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
-      writeResult(res, await handler(event, lambdaContext(match.route.handler)));
-    } catch (error) {
-      // A function that throws is a 502 from API Gateway; the stack reshapes it like this.
+    if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
+    writeResult(res, await handler(event, lambdaContext(match.route.handler)));
+  };
+
+  return createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      // A client that went away, or a function that threw: API Gateway answers the latter with a
+      // 5xx, which the stack reshapes like this. The server itself keeps serving.
+      if (req.destroyed || res.headersSent) return;
       console.error(error);
       sendJson(res, 502, { error: 'internal_error', message: 'An unexpected error occurred' });
-    }
+    });
   });
 }

@@ -24,9 +24,12 @@ export function requestTime(epochMs: number): string {
   return `${pad(d.getUTCDate())}/${MONTHS[d.getUTCMonth()]}/${d.getUTCFullYear()}:${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000`;
 }
 
+// Maps without a prototype: a client may send a header or parameter named `__proto__`.
+const emptyMap = <T>(): Record<string, T> => Object.create(null);
+
 function headerMaps(rawHeaders: string[]) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  const headers = emptyMap<string>();
+  const multiValueHeaders = emptyMap<string[]>();
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] ?? '';
     const value = rawHeaders[i + 1] ?? '';
@@ -37,8 +40,8 @@ function headerMaps(rawHeaders: string[]) {
 }
 
 function queryMaps(search: URLSearchParams) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = emptyMap<string>();
+  const multi = emptyMap<string[]>();
   for (const [name, value] of search) {
     single[name] = value;
     multi[name] = [...(multi[name] ?? []), value];

@@ -32,7 +32,7 @@ function decodeSegment(segment: string): string {
 function matchTemplate(template: string, segments: string[]): Record<string, string> | undefined {
   const parts = segmentsOf(template);
   if (parts.length !== segments.length) return undefined;
-  const params: Record<string, string> = {};
+  const params: Record<string, string> = Object.create(null);
   for (const [index, part] of parts.entries()) {
     const segment = segments[index] ?? '';
     const name = /^\{(\w+)\}$/.exec(part)?.[1];

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
@@ -124,4 +125,29 @@ describe('request bodies', () => {
       });
     },
   );
+});
+
+describe('the local gateway', () => {
+  it('keeps serving after a __proto__ parameter, a __proto__ header and an upload cut short', async () => {
+    const { key } = await newCaller();
+    const odd = await call(`${gateway.baseUrl}/projects?__proto__=1&limit=2`, {
+      key,
+      headers: Object.fromEntries([['__proto__', 'x']]), // a literal would set the prototype instead
+    });
+    expect(odd.status).toBe(200);
+
+    await new Promise<void>((resolve) => {
+      const upload = request(`${gateway.baseUrl}/projects`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' },
+      });
+      upload.on('error', () => resolve());
+      upload.write('{"name":', () => {
+        upload.destroy();
+        resolve();
+      });
+    });
+
+    expect((await call(`${gateway.backendUrl}/health`)).status).toBe(200);
+  });
 });
