@@ -7,10 +7,13 @@ import { db } from './client.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
-// Users (`USER#<id>`) and their email markers (`EMAIL#<email>`) share one table. Both items are
-// written in one transaction, each on condition that it does not exist yet, so that of any number
-// of concurrent registrations of one email exactly one succeeds. The sparse `byCreation` index
-// (only user items carry `listing`) lists users in id (= time) order without a scan.
+// Users (`USER#<id>`: the public profile) and their credentials (`EMAIL#<email>`: user id and
+// password hash) share one table. Both items are written in one transaction, each on condition
+// that it does not exist yet, so that of any number of concurrent registrations of one email
+// exactly one succeeds. Login reads the credentials item first and the profile only after the
+// password matched, so an unknown email and a wrong password cost the same reads before the hash.
+// The sparse `byCreation` index (only profiles carry `listing`) lists users without a scan; no
+// password hash is ever in it.
 
 const table = (): string => tableName('users');
 const LISTING = 'USER';
@@ -23,8 +26,8 @@ export interface User {
   createdAt: string;
 }
 
-export interface UserWithPassword {
-  user: User;
+export interface Credentials {
+  userId: string;
   passwordHash: string;
 }
 
@@ -53,14 +56,14 @@ export async function insertUser(user: User, passwordHash: string): Promise<void
       {
         Put: {
           TableName: table(),
-          Item: { ...emailKey(user.email), userId: user.id },
+          Item: { ...emailKey(user.email), userId: user.id, passwordHash },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
       {
         Put: {
           TableName: table(),
-          Item: { ...userKey(user.id), ...user, passwordHash, listing: LISTING },
+          Item: { ...userKey(user.id), ...user, listing: LISTING },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -83,19 +86,22 @@ export async function insertUser(user: User, passwordHash: string): Promise<void
   }
 }
 
-export async function findUserByEmail(email: string): Promise<UserWithPassword | undefined> {
-  const marker = await db.send(new GetCommand({ TableName: table(), Key: emailKey(email) }));
-  const userId = marker.Item?.userId;
-  if (typeof userId !== 'string') return undefined;
-  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: userKey(userId) }));
-  return Item ? { user: toUser(Item), passwordHash: String(Item.passwordHash) } : undefined;
+export async function findCredentials(email: string): Promise<Credentials | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: emailKey(email) }));
+  if (typeof Item?.userId !== 'string' || typeof Item.passwordHash !== 'string') return undefined;
+  return { userId: Item.userId, passwordHash: Item.passwordHash };
 }
 
-export async function updatePasswordHash(userId: string, passwordHash: string): Promise<void> {
+export async function findUser(id: string): Promise<User | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: userKey(id) }));
+  return Item ? toUser(Item) : undefined;
+}
+
+export async function updatePasswordHash(email: string, passwordHash: string): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: table(),
-      Key: userKey(userId),
+      Key: emailKey(email),
       UpdateExpression: 'SET passwordHash = :passwordHash',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':passwordHash': passwordHash },
@@ -112,9 +118,6 @@ export async function listUsers(page: PageRequest): Promise<Page<User>> {
         IndexName: 'byCreation',
         KeyConditionExpression: 'listing = :listing',
         ExpressionAttributeValues: { ':listing': LISTING },
-        // The index holds password hashes too (projection ALL); they never leave this module.
-        ProjectionExpression: 'id, email, #name, #role, createdAt',
-        ExpressionAttributeNames: { '#name': 'name', '#role': 'role' },
       },
       keyOf: (id) => ({ ...userKey(id), listing: LISTING, id }),
     },

@@ -1,4 +1,4 @@
-import { findUserByEmail, type User, updatePasswordHash } from '../db/users.ts';
+import { findCredentials, findUser, type User, updatePasswordHash } from '../db/users.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { LoginInput, RegisterInput } from '../schemas/auth.ts';
 import { issueApiKey } from './api-keys.ts';
@@ -24,16 +24,18 @@ const BAD_CREDENTIALS = 'Invalid email or password';
  */
 export async function login(input: LoginInput): Promise<LoginResult> {
   await throttleLoginAttempt(input.email);
-  const found = await findUserByEmail(input.email);
-  if (!found) {
+  const credentials = await findCredentials(input.email);
+  if (!credentials) {
     await hashPassword(input.password);
     throw new UnauthorizedError(BAD_CREDENTIALS);
   }
-  if (!(await verifyPassword(input.password, found.passwordHash)))
+  if (!(await verifyPassword(input.password, credentials.passwordHash)))
     throw new UnauthorizedError(BAD_CREDENTIALS);
-  if (needsRehash(found.passwordHash)) {
-    await updatePasswordHash(found.user.id, await hashPassword(input.password));
+  if (needsRehash(credentials.passwordHash)) {
+    await updatePasswordHash(input.email, await hashPassword(input.password));
   }
-  const key = await issueApiKey({ userId: found.user.id, role: found.user.role });
-  return { apiKey: key.apiKey, tokenType: 'Bearer', expiresAt: key.expiresAt, user: found.user };
+  const user = await findUser(credentials.userId);
+  if (!user) throw new Error(`Credentials of ${credentials.userId} have no user`);
+  const key = await issueApiKey({ userId: user.id, role: user.role });
+  return { apiKey: key.apiKey, tokenType: 'Bearer', expiresAt: key.expiresAt, user };
 }

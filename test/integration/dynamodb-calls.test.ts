@@ -1,6 +1,7 @@
 import { db } from '../../shared/db/client.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { uniqueEmail } from '../support/names.ts';
 import { newCaller } from '../support/users.ts';
 
 // Counts the DynamoDB round trips a request costs, by a middleware on the service's own client.
@@ -60,5 +61,21 @@ describe('DynamoDB round trips per request', () => {
       'UpdateItemCommand',
       'QueryCommand',
     ]);
+  });
+
+  it('login: an unknown email and a wrong password cost the same calls before the password check', async () => {
+    const email = uniqueEmail('timing');
+    const post = (path: string, json: unknown) =>
+      call(`${gateway.backendUrl}${path}`, { method: 'POST', json });
+    await post('/auth/register', { email, password: 'the right password' });
+    const wrongPassword = await countCalls(() =>
+      post('/auth/login', { email, password: 'a wrong password' }),
+    );
+    const unknownEmail = await countCalls(() =>
+      post('/auth/login', { email: uniqueEmail('nobody'), password: 'a wrong password' }),
+    );
+    // Per-address counter, per-email counter, the credentials; then the hash in both cases.
+    expect(wrongPassword).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'GetItemCommand']);
+    expect(unknownEmail).toEqual(wrongPassword);
   });
 });
