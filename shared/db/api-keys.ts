@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller, Role } from '../domain/caller.ts';
 import { allowance, type RateLimitState, windowAt } from '../domain/rate-limit.ts';
 import { newId } from '../ids.ts';
-import { db } from './client.ts';
+import { countingDb, db } from './client.ts';
 import { conditionally } from './conditional.ts';
 import { tableName } from './tables.ts';
 
@@ -120,7 +120,7 @@ const admitted = (
 /** Counts one request in the key's current window: one UpdateItem while the window is current. */
 function countInWindow(keyHash: string, windowStart: number, policy: AdmissionPolicy) {
   return conditionally(() =>
-    db.send(
+    countingDb.send(
       new UpdateCommand({
         TableName: table(),
         Key: { keyHash },
@@ -142,7 +142,7 @@ function countInWindow(keyHash: string, windowStart: number, policy: AdmissionPo
 /** Moves the key into a newer window and counts this request as its first. */
 function openWindow(keyHash: string, windowStart: number, policy: AdmissionPolicy) {
   return conditionally(() =>
-    db.send(
+    countingDb.send(
       new UpdateCommand({
         TableName: table(),
         Key: { keyHash },

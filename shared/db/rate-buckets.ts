@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { allowance, type RateLimitState, windowAt } from '../domain/rate-limit.ts';
-import { db } from './client.ts';
+import { countingDb } from './client.ts';
 import { conditionally } from './conditional.ts';
 import { tableName } from './tables.ts';
 
@@ -31,7 +31,7 @@ export async function countInBucket(
 ): Promise<BucketCount> {
   const window = windowAt(policy.nowSeconds, policy.windowSeconds);
   const counted = await conditionally(() =>
-    db.send(
+    countingDb.send(
       new UpdateCommand({
         TableName: table(),
         Key: { bucket: `${scope}#${subject}#${window.start}` },

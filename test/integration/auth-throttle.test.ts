@@ -1,5 +1,5 @@
 import { clock } from '../../shared/clock.ts';
-import { db } from '../../shared/db/client.ts';
+import { countingDb, db } from '../../shared/db/client.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
@@ -13,13 +13,15 @@ let commands: string[] = [];
 beforeAll(async () => {
   process.env.AUTH_RATE_LIMIT_MAX = '6';
   process.env.LOGIN_EMAIL_RATE_LIMIT_MAX = '2';
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      commands.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCommands' },
-  );
+  for (const client of [db, countingDb]) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        commands.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCommands' },
+    );
+  }
   const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });

@@ -1,4 +1,4 @@
-import { db } from '../../shared/db/client.ts';
+import { countingDb, db } from '../../shared/db/client.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
@@ -9,13 +9,15 @@ import { newCaller } from '../support/users.ts';
 let gateway: TestGateway;
 let commands: string[] = [];
 beforeAll(async () => {
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      commands.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCommands' },
-  );
+  for (const client of [db, countingDb]) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        commands.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCommands' },
+    );
+  }
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createGateway } from '../../infra/local/gateway.ts';
-import { db } from '../../shared/db/client.ts';
+import { countingDb, db } from '../../shared/db/client.ts';
 
 export interface TestGateway {
   baseUrl: string;
@@ -21,7 +21,9 @@ export async function startGateway(): Promise<TestGateway> {
       new Promise((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-        db.destroy(); // the suite's own client: its keep-alive sockets would hold the worker open
+        // The suite's own clients: their keep-alive sockets would hold the worker open.
+        db.destroy();
+        countingDb.destroy();
       }),
   };
 }
