@@ -1,3 +1,5 @@
+import type { RateLimitState } from './domain/rate-limit.ts';
+
 // Typed failures thrown where they arise. They carry no HTTP status: shared/http/error-response.ts
 // is the one place that turns them into the contract's JSON errors.
 
@@ -30,8 +32,11 @@ export class ConflictError extends Error {
 export class RateLimitedError extends Error {
   override name = 'RateLimitedError';
   readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
+  /** The allowance that ran out, when it is not the one the request already reports. */
+  readonly rateLimit: RateLimitState | undefined;
+  constructor(retryAfterSeconds: number, rateLimit?: RateLimitState) {
     super('Rate limit exceeded');
     this.retryAfterSeconds = retryAfterSeconds;
+    this.rateLimit = rateLimit;
   }
 }

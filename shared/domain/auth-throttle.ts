@@ -26,5 +26,7 @@ export async function throttleAuthRequest(
 /** Counts a login attempt for an email address; throws before any password is hashed. */
 export async function throttleLoginAttempt(email: string): Promise<void> {
   const counted = await countInBucket('login-email', email, policy(config.LOGIN_EMAIL_RATE_LIMIT_MAX));
-  if (!counted.allowed) throw new RateLimitedError(retryAfterSeconds(counted.rateLimit, nowSeconds()));
+  if (!counted.allowed) {
+    throw new RateLimitedError(retryAfterSeconds(counted.rateLimit, nowSeconds()), counted.rateLimit);
+  }
 }

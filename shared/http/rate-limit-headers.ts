@@ -1,11 +1,17 @@
 import type { MiddlewareObj } from '@middy/core';
+import { RateLimitedError } from '../errors.ts';
 import { withHeaders } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
-/** Puts the three X-RateLimit-* headers on every response of a rate-limited request, errors included. */
+/**
+ * Puts the three X-RateLimit-* headers on every response of a rate-limited request, errors
+ * included. A 429 reports the allowance that ran out (login's per-email one, say), which may not
+ * be the one the request was counted against first.
+ */
 export function rateLimitHeaders(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const stamp = (request: EndpointRequest): void => {
-    const limit = request.context.state?.rateLimit;
+    const exhausted = request.error instanceof RateLimitedError ? request.error.rateLimit : undefined;
+    const limit = exhausted ?? request.context.state?.rateLimit;
     if (!limit || !request.response) return;
     request.response = withHeaders(request.response, {
       'X-RateLimit-Limit': String(limit.limit),
