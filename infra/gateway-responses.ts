@@ -1,7 +1,10 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 
 // What API Gateway answers by itself (before or instead of a function) reshaped to the contract's JSON
-// errors. Header values are mapping expressions, hence the single quotes around literals.
+// errors. Header values are mapping expressions, hence the single quotes around literals. API Gateway
+// allows only request parameters and literals there, and does not run templates through VTL, so
+// these answers cannot carry X-Request-Id or the X-RateLimit-* headers, and each documented response
+// type gets its own contract code rather than one derived from the status.
 
 const jsonContentType = "'application/json; charset=utf-8'";
 
@@ -28,11 +31,35 @@ const contractResponses: Record<string, ContractResponse> = {
     body: JSON.stringify({ error: 'rate_limit_exceeded', retryAfter: 1 }),
     headers: { 'Retry-After': "'1'" },
   },
+  ResourceNotFound: {
+    type: ResponseType.RESOURCE_NOT_FOUND,
+    statusCode: '404',
+    body: JSON.stringify({ error: 'not_found', message: 'No such endpoint' }),
+  },
+  AccessDenied: {
+    type: ResponseType.ACCESS_DENIED,
+    statusCode: '403',
+    body: JSON.stringify({ error: 'forbidden', message: 'Access denied' }),
+  },
+  WafFiltered: {
+    type: ResponseType.WAF_FILTERED,
+    statusCode: '403',
+    body: JSON.stringify({ error: 'forbidden', message: 'Request blocked' }),
+  },
+  UnsupportedMediaType: {
+    type: ResponseType.UNSUPPORTED_MEDIA_TYPE,
+    statusCode: '415',
+    body: JSON.stringify({
+      error: 'unsupported_media_type',
+      message: 'Request body must be sent with Content-Type: application/json',
+    }),
+  },
   PayloadTooLarge: {
     type: ResponseType.REQUEST_TOO_LARGE,
     statusCode: '413',
     body: JSON.stringify({ error: 'payload_too_large', message: 'The request body is too large' }),
   },
+  // Any other refusal of API Gateway's own: the contract has no code for it, so it says what it is.
   // `messageString` is already a quoted, escaped JSON string.
   Default4xx: {
     type: ResponseType.DEFAULT_4XX,

@@ -351,6 +351,13 @@ describe('PlatformStack', () => {
         status: '413',
         body: { error: 'payload_too_large' },
       });
+      expect(shape('RESOURCE_NOT_FOUND')).toMatchObject({ status: '404', body: { error: 'not_found' } });
+      expect(shape('ACCESS_DENIED')).toMatchObject({ status: '403', body: { error: 'forbidden' } });
+      expect(shape('WAF_FILTERED')).toMatchObject({ status: '403', body: { error: 'forbidden' } });
+      expect(shape('UNSUPPORTED_MEDIA_TYPE')).toMatchObject({
+        status: '415',
+        body: { error: 'unsupported_media_type' },
+      });
       expect(shape('DEFAULT_4XX')).toEqual({
         status: undefined,
         contentType: json,
