@@ -13,14 +13,13 @@ const policy = (limit: number) => ({
   limit,
 });
 
-/** Counts an /auth/* request from a source address; throws once the address is over its limit. */
-export async function throttleAuthRequest(
-  sourceIp: string,
-  report: (state: RateLimitState) => void,
-): Promise<void> {
+/** Counts an /auth/* request from a source address and returns what is left; throws once none is. */
+export async function throttleAuthRequest(sourceIp: string): Promise<RateLimitState> {
   const counted = await countInBucket('auth-ip', sourceIp, policy(config.AUTH_RATE_LIMIT_MAX));
-  report(counted.rateLimit);
-  if (!counted.allowed) throw new RateLimitedError(retryAfterSeconds(counted.rateLimit, nowSeconds()));
+  if (!counted.allowed) {
+    throw new RateLimitedError(retryAfterSeconds(counted.rateLimit, nowSeconds()), counted.rateLimit);
+  }
+  return counted.rateLimit;
 }
 
 /** Counts a login attempt for an email address; throws before any password is hashed. */

@@ -6,9 +6,7 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
 export function sourceThrottle(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const before = async (request: EndpointRequest): Promise<void> => {
     const { state } = request.context;
-    await throttleAuthRequest(state.sourceIp, (rateLimit) => {
-      state.rateLimit = rateLimit;
-    });
+    state.rateLimit = await throttleAuthRequest(state.sourceIp);
   };
   return { before };
 }

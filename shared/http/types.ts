@@ -1,17 +1,10 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Caller } from '../domain/caller.ts';
+import type { RateLimitState } from '../domain/rate-limit.ts';
 
 export type ProxyEvent = APIGatewayProxyEvent;
 export type ProxyResult = APIGatewayProxyResult;
-
-/** The allowance a response reports in its X-RateLimit-* headers. */
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** When the window ends, in UTC epoch seconds. */
-  resetAt: number;
-}
 
 /** What the middleware learns about one request, shared by the chain and handed to the handler. */
 export interface RequestState {
