@@ -15,10 +15,13 @@ import type { EndpointContext, ProxyEvent, ProxyResult, Reply } from './types.ts
 import { parseInput } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
-//   request id + access log -> rate-limit headers -> error shaping -> body (size, type, JSON)
-//   -> admission (API key + rate limit, or per-address throttle) -> handler with validated input.
-// Middy runs `after`/`onError` in reverse order, so errors are shaped first and then stamped with
-// the rate-limit headers and the request id on their way out.
+//   request id + access log -> rate-limit headers -> error shaping
+//   -> admission (API key + rate limit, or the per-address throttle of /auth/*)
+//   -> body (size, type, JSON) -> zod input -> handler.
+// Admission comes before the body: a stranger's body is never parsed, and a 413 or 415 has been
+// counted and carries the rate-limit headers like any other answer. Middy runs `after`/`onError`
+// in reverse order, so errors are shaped first and then stamped with the rate-limit headers and
+// the request id on their way out.
 
 type Middleware = MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext>;
 
@@ -66,7 +69,7 @@ function admissionFor(access: 'apiKey' | 'authThrottled' | 'public'): Middleware
 function build<S extends InputSchemas>(
   handlerName: string,
   schemas: S,
-  handle: (event: ProxyEvent, context: EndpointContext, input: OpenInput<S>) => Promise<Reply>,
+  handle: (context: EndpointContext, input: OpenInput<S>) => Promise<Reply>,
 ): Handler {
   const route = routeFor(handlerName);
   requireTables(route);
@@ -85,7 +88,7 @@ function build<S extends InputSchemas>(
         sourceIp: context.state.sourceIp,
       },
     } as OpenInput<S>;
-    const reply = await handle(event, context, input);
+    const reply = await handle(context, input);
     return jsonResponse(reply.status, reply.body, reply.headers);
   };
 
@@ -106,7 +109,7 @@ export function keyEndpoint<S extends InputSchemas>(
   if (routeFor(handlerName).access !== 'apiKey') {
     throw new Error(`${handlerName} is not an apiKey route in shared/routes.ts`);
   }
-  return build(handlerName, schemas, (_event, context, input) => {
+  return build(handlerName, schemas, (context, input) => {
     const { caller } = context.state;
     if (!caller) throw new Error('apiKey route reached its handler without a caller');
     return handle({ ...input, caller });
@@ -119,5 +122,8 @@ export function openEndpoint<S extends InputSchemas>(
   schemas: S,
   handle: (input: OpenInput<S>) => Promise<Reply>,
 ): Handler {
-  return build(handlerName, schemas, (_event, _context, input) => handle(input));
+  if (routeFor(handlerName).access === 'apiKey') {
+    throw new Error(`${handlerName} is an apiKey route in shared/routes.ts: use keyEndpoint`);
+  }
+  return build(handlerName, schemas, (_context, input) => handle(input));
 }
