@@ -1,21 +1,20 @@
 import { clock } from '../../shared/clock.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
+import { overrideSettings } from '../support/settings.ts';
 
 // This suite lowers the per-address allowance for requests without a valid key, so it loads the
 // service only after setting it (configuration is read once, when the modules load).
 let gateway: TestGateway;
-const suiteDefault = process.env.ANONYMOUS_RATE_LIMIT_MAX;
+let restoreSettings: () => void;
 beforeAll(async () => {
-  process.env.ANONYMOUS_RATE_LIMIT_MAX = '3';
+  restoreSettings = overrideSettings({ ANONYMOUS_RATE_LIMIT_MAX: '3' });
   const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(async () => {
   await gateway.close();
-  // Later suites in this worker load their own modules, with the run's setting.
-  if (suiteDefault === undefined) delete process.env.ANONYMOUS_RATE_LIMIT_MAX;
-  else process.env.ANONYMOUS_RATE_LIMIT_MAX = suiteDefault;
+  restoreSettings();
 });
 
 describe('requests without a valid key', () => {

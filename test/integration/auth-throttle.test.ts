@@ -1,39 +1,25 @@
 import { clock } from '../../shared/clock.ts';
-import { countingDb, db } from '../../shared/db/client.ts';
+import { recordCommands } from '../support/dynamodb-commands.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
+import { overrideSettings } from '../support/settings.ts';
 
 // This suite lowers the /auth/* limits, so it loads the service only after setting them
 // (configuration is read once, when the modules load), and runs in a window of its own.
 let gateway: TestGateway;
-const runSettings = { AUTH: process.env.AUTH_RATE_LIMIT_MAX, LOGIN: process.env.LOGIN_EMAIL_RATE_LIMIT_MAX };
-let commands: string[] = [];
+let restoreSettings: () => void;
+const commands = recordCommands();
 
 beforeAll(async () => {
-  process.env.AUTH_RATE_LIMIT_MAX = '6';
-  process.env.LOGIN_EMAIL_RATE_LIMIT_MAX = '2';
-  for (const client of [db, countingDb]) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        commands.push(String(context.commandName));
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
-  }
+  restoreSettings = overrideSettings({ AUTH_RATE_LIMIT_MAX: '6', LOGIN_EMAIL_RATE_LIMIT_MAX: '2' });
   const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 
 afterAll(async () => {
   await gateway.close();
-  const restore = (name: string, value: string | undefined) => {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  };
-  restore('AUTH_RATE_LIMIT_MAX', runSettings.AUTH);
-  restore('LOGIN_EMAIL_RATE_LIMIT_MAX', runSettings.LOGIN);
+  restoreSettings();
 });
 
 /** A window two years ahead, which no other suite's clock reaches: the per-address bucket starts empty. */
@@ -53,13 +39,13 @@ describe('brute-force limits on /auth/*', () => {
     const second = await login({ email, password: 'guess two' });
     expect([first.status, second.status]).toEqual([401, 401]);
 
-    commands = [];
+    commands.take();
     const third = await login({ email, password: 'guess three' });
     expect(third.status).toBe(429);
     expect(third.body).toEqual({ error: 'rate_limit_exceeded', retryAfter: 40 });
     expect(third.headers.get('retry-after')).toBe('40');
     // Two counters and nothing else: the user was not even looked up, so no hash ran.
-    expect(commands).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    expect(commands.take()).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
     // The headers report the allowance that ran out: this email's, not the address's.
     expect(rateLimitOf(third)).toEqual({ limit: 2, remaining: 0, reset: start + 60 });
 

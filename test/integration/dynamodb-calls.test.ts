@@ -1,4 +1,4 @@
-import { countingDb, db } from '../../shared/db/client.ts';
+import { recordCommands } from '../support/dynamodb-commands.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
@@ -7,25 +7,16 @@ import { newCaller } from '../support/users.ts';
 // Counts the DynamoDB round trips a request costs, by a middleware on the service's own client.
 
 let gateway: TestGateway;
-let commands: string[] = [];
+const commands = recordCommands();
 beforeAll(async () => {
-  for (const client of [db, countingDb]) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        commands.push(String(context.commandName));
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
-  }
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());
 
 async function countCalls(request: () => Promise<unknown>): Promise<string[]> {
-  commands = [];
+  commands.take();
   await request();
-  return commands;
+  return commands.take();
 }
 
 describe('DynamoDB round trips per request', () => {
