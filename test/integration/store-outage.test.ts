@@ -11,6 +11,7 @@ import { ensureTables } from '../../infra/local/ensure-tables.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
+import { overrideSettings } from '../support/settings.ts';
 
 // This suite runs its own DynamoDB Local, on disk so that it can be stopped and started again
 // under a running gateway, and loads the service only after pointing it there.
@@ -19,14 +20,14 @@ let dynamo: DynamoDbLocal;
 let gateway: TestGateway;
 let key: string;
 const dataDir = mkdtempSync(join(tmpdir(), 'platform-outage-'));
-const runEndpoint = process.env.DYNAMODB_ENDPOINT;
+let restoreSettings: () => void;
 
 beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir });
   const client = localClient(dynamo.endpoint);
   await ensureTables(client);
   client.destroy();
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint });
   const { startGateway } = await import('../support/gateway.ts');
   const { newCaller } = await import('../support/users.ts');
   gateway = await startGateway();
@@ -37,7 +38,7 @@ afterAll(async () => {
   await gateway.close();
   await dynamo.stop();
   rmSync(dataDir, { recursive: true, force: true });
-  process.env.DYNAMODB_ENDPOINT = runEndpoint;
+  restoreSettings();
 });
 
 const health = () => call(`${gateway.backendUrl}/health`);
