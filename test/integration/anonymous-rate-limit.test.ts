@@ -32,4 +32,15 @@ describe('requests without a valid key', () => {
     expect(responses.map((response) => rateLimitOf(response).reset)).toEqual(Array(5).fill(start + 60));
     expect(responses[3]?.body).toEqual({ error: 'rate_limit_exceeded', retryAfter: 50 });
   });
+
+  it('admit exactly the allowance of simultaneous requests from one address', async () => {
+    const start = Math.floor(Date.now() / 1000 / 60) * 60 + 2 * 366 * 24 * 3600;
+    clock.now = () => (start + 10) * 1000;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, () => call(`${gateway.baseUrl}/projects`)),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(27);
+  });
 });

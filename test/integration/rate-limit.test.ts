@@ -121,4 +121,29 @@ describe('per-key rate limiting', () => {
     const { key } = await newCaller();
     expect(rateLimitOf(await listProjects(key)).limit).toBe(100);
   });
+
+  it('reports the allowance on every status a keyed request can get', async () => {
+    const start = nextWindowStart();
+    pinClock(start, 10);
+    const { key } = await newCaller({ rateLimit: 9 });
+    const base = gateway.baseUrl;
+    const post = (path: string, json: unknown) => call(`${base}${path}`, { method: 'POST', key, json });
+    const responses = [
+      await call(`${base}/projects`, { key }), // 200
+      await post('/projects', { name: 'web' }), // 201
+      await post('/projects', { name: 7 }), // 400
+      await call(`${base}/projects/prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A`, { key }), // 404
+      await call(`${base}/projects`, { method: 'PUT', key }), // 405
+      await post('/projects', { name: 'x'.repeat(70_000) }), // 413
+      await call(`${base}/projects`, { method: 'POST', key, rawBody: 'name=web' }), // 415
+    ];
+    for (let i = responses.length; i < 9; i++) responses.push(await call(`${base}/projects`, { key }));
+    responses.push(await call(`${base}/projects`, { key })); // 429
+    expect(responses.map((response) => response.status)).toEqual([
+      200, 201, 400, 404, 405, 413, 415, 200, 200, 429,
+    ]);
+    expect(responses.map((response) => rateLimitOf(response))).toEqual(
+      [8, 7, 6, 5, 4, 3, 2, 1, 0, 0].map((remaining) => ({ limit: 9, remaining, reset: start + 60 })),
+    );
+  });
 });
