@@ -38,7 +38,7 @@ function increment(digits: number[]): number[] {
   return freshRandom();
 }
 
-export function ulid(): string {
+function ulid(): string {
   const time = clock.now();
   lastRandom = time === lastTime ? increment(lastRandom) : freshRandom();
   lastTime = time;

@@ -36,7 +36,7 @@ export function localClient(endpoint: string): DynamoDBClient {
 }
 
 /** Throws an error with a one-line fix when Java is missing or too old for DynamoDB Local. */
-export function checkJava(): void {
+function checkJava(): void {
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   const fix =
     'install it (Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless; macOS: brew install openjdk@17), or set DYNAMODB_ENDPOINT to a DynamoDB you already run.';

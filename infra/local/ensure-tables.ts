@@ -17,7 +17,7 @@ function keySchema(partitionKey: string, sortKey?: string) {
   ];
 }
 
-export function createTableInput(name: string, table: TableDefinition): CreateTableCommandInput {
+function createTableInput(name: string, table: TableDefinition): CreateTableCommandInput {
   const indexes = Object.entries(table.indexes ?? {});
   const attributes = new Set([
     table.partitionKey,

@@ -19,7 +19,7 @@ export type Admission =
 const BEARER = /^Bearer +([^\s]+)$/i;
 
 /** The key from an `Authorization: Bearer <key>` header, if it is one of ours by shape and checksum. */
-export function bearerKey(authorization: string | undefined): string | undefined {
+function bearerKey(authorization: string | undefined): string | undefined {
   const key = BEARER.exec(authorization?.trim() ?? '')?.[1];
   return key !== undefined && isWellFormedApiKey(key) ? key : undefined;
 }
