@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { LOCAL_MAX_SOCKETS } from '#shared/db/client.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#shared/deadline.ts';
+import { logError } from '#shared/http/log.ts';
 import { routes } from '#shared/routes.ts';
+import { invocationSlots } from './invocation-slots.ts';
 import { buildProxyEvent } from './proxy-event.ts';
+import { parseRequestTarget } from './request-target.ts';
 import { matchRequest } from './router.ts';
 
 // The local stand-in for API Gateway: one node:http server for both API groups. Each request
@@ -14,7 +20,6 @@ type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<
 
 /** API Gateway's own ceiling on a request payload; the handlers enforce the contract's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
-const FUNCTION_TIMEOUT_MS = 10_000;
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
 async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
@@ -27,7 +32,7 @@ async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
 }
 
 function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -71,9 +76,34 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
+/** Whether an answer can still be written: not begun, and the client still there. */
+const canAnswer = (res: ServerResponse): boolean => !res.headersSent && !res.writableEnded && !res.destroyed;
+
+// Answers Node's HTTP parser gives up on (a malformed request line or header): the contract's JSON
+// instead of Node's bare 400, written straight to the socket because no response object exists.
+function answerUnparsable(error: Error & { code?: string }, socket: Duplex): void {
+  logError('local gateway: unparsable request', { code: error.code }, error);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: 'validation_error',
+    message: tooLarge ? 'Request headers are too large' : 'Request is not valid HTTP',
+  });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Creates the gateway; every handler module is loaded first, so a bad setting fails here. */
 export async function createGateway(): Promise<Server> {
   const handlers = await loadHandlers();
+  // As many invocations at once as the store client has sockets: no call waits for one.
+  const invoke = invocationSlots(LOCAL_MAX_SOCKETS);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
@@ -84,24 +114,30 @@ export async function createGateway(): Promise<Server> {
       return;
     }
     const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
-    const match = matchRequest(method, new URL(url, 'http://localhost').pathname);
+    const target = parseRequestTarget(req.url ?? '');
+    if (!target) {
+      sendJson(res, 400, { error: 'validation_error', message: 'Request target must be a path' });
+      return;
+    }
+    const match = matchRequest(method, target.pathname);
     const event = buildProxyEvent(
-      { method, url, rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+      { method, target, rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
       match,
     );
     const handler = handlers.get(match.route.handler);
     if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
-    writeResult(res, await handler(event, lambdaContext(match.route.handler)));
+    writeResult(res, await invoke(() => handler(event, lambdaContext(match.route.handler))));
   };
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) => {
-      // A client that went away, or a function that threw: API Gateway answers the latter with a
-      // 5xx, which the stack reshapes like this. The server itself keeps serving.
-      if (req.destroyed || res.headersSent) return;
-      console.error(error);
-      sendJson(res, 502, { error: 'internal_error', message: 'An unexpected error occurred' });
+      // A function that threw, or a client that went away: API Gateway answers the former with a
+      // 5xx, which the stack reshapes like this. Either way it is logged, and the server keeps serving.
+      logError('local gateway: request failed', { method: req.method, target: req.url }, error);
+      if (canAnswer(res))
+        sendJson(res, 502, { error: 'internal_error', message: 'An unexpected error occurred' });
     });
   });
+  server.on('clientError', answerUnparsable);
+  return server;
 }

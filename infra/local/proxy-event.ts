@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { RouteMatch } from './router.ts';
@@ -7,8 +8,8 @@ import type { RouteMatch } from './router.ts';
 
 export interface IncomingRequest {
   method: string;
-  /** Path and query as sent, e.g. `/v1/projects?limit=5`. */
-  url: string;
+  /** Path and query of the request target (see request-target.ts). */
+  target: URL;
   /** Node's `rawHeaders`: name, value, name, value... with the client's casing. */
   rawHeaders: string[];
   body: Buffer;
@@ -50,12 +51,18 @@ function queryMaps(search: URLSearchParams) {
   return { queryStringParameters: any ? single : null, multiValueQueryStringParameters: any ? multi : null };
 }
 
+function bodyOf(body: Buffer): { body: string | null; isBase64Encoded: boolean } {
+  if (body.byteLength === 0) return { body: null, isBase64Encoded: false };
+  if (isUtf8(body)) return { body: body.toString('utf8'), isBase64Encoded: false };
+  return { body: body.toString('base64'), isBase64Encoded: true };
+}
+
 export function buildProxyEvent(
   request: IncomingRequest,
   match: RouteMatch,
   now = Date.now(),
 ): APIGatewayProxyEvent {
-  const url = new URL(request.url, 'http://localhost');
+  const url = request.target;
   const { headers, multiValueHeaders } = headerMaps(request.rawHeaders);
   const host = Object.entries(headers).find(([name]) => name.toLowerCase() === 'host')?.[1] ?? 'localhost';
   const userAgent =
@@ -103,7 +110,8 @@ export function buildProxyEvent(
       apiId: 'local',
       authorizer: null,
     },
-    body: request.body.byteLength > 0 ? request.body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // A body that is not UTF-8 text is passed as bytes, as API Gateway passes binary bodies, so the
+    // function sees what was sent instead of text with replacement characters in it.
+    ...bodyOf(request.body),
   };
 }

@@ -1,10 +1,52 @@
+import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { requestDeadline } from '../deadline.ts';
 
 // The DynamoDB clients, one set per container, created at load time, outside any handler.
 // DYNAMODB_ENDPOINT is read here and nowhere else: set, it points every call at DynamoDB Local.
 
 const endpoint = process.env.DYNAMODB_ENDPOINT;
+
+/**
+ * Concurrent calls the local gateway may have in flight: it runs at most this many invocations at
+ * once (one call each at a time), so no call ever waits for a socket. The SDK's timers start when a
+ * call is made, not when it gets a socket; a queue in front of the sockets would count against them.
+ */
+export const LOCAL_MAX_SOCKETS = 16;
+
+/**
+ * Each attempt's limits. DynamoDB answers in milliseconds; a cold call adds a TLS handshake: a
+ * second is far above both, and still leaves room for a retry and the next call inside the
+ * request's deadline (shared/deadline.ts). DynamoDB Local, a JVM sharing a laptop with everything
+ * else, gets two. `throwOnRequestTimeout`: without it the handler only logs a warning when
+ * `requestTimeout` passes, and the call waits for as long as the store does.
+ */
+const ATTEMPT_LIMITS = {
+  connectionTimeout: 1_000,
+  requestTimeout: endpoint ? 2_000 : 1_000,
+  throwOnRequestTimeout: true,
+};
+
+/** Ends every call when the running request's deadline passes, whatever its own timers say. */
+class DeadlineBoundHandler extends NodeHttpHandler {
+  override handle(...[request, options = {}]: Parameters<NodeHttpHandler['handle']>) {
+    const deadline = requestDeadline();
+    if (!deadline) return super.handle(request, options);
+    const { abortSignal } = options;
+    const signal = abortSignal instanceof AbortSignal ? AbortSignal.any([abortSignal, deadline]) : deadline;
+    return super.handle(request, { ...options, abortSignal: signal });
+  }
+}
+
+// One handler, so both clients share one keep-alive pool: a cold start opens one connection, not two.
+// In Lambda a container serves one request at a time, and the SDK's default pool is plenty; the
+// local gateway serves many at once, with as many sockets as it runs invocations.
+const requestHandler = new DeadlineBoundHandler({
+  ...ATTEMPT_LIMITS,
+  ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
+});
 
 function documentClient(maxAttempts: number): DynamoDBDocumentClient {
   const config: DynamoDBClientConfig = {
@@ -17,9 +59,7 @@ function documentClient(maxAttempts: number): DynamoDBDocumentClient {
         }
       : {}),
     maxAttempts,
-    // A store that does not answer must fail fast (a 500, or /health's 503), well inside the
-    // function's 10 s: a request makes at most a handful of sequential calls.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 1_500 },
+    requestHandler,
   };
   return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
     marshallOptions: { removeUndefinedValues: true },

@@ -1,6 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { type TableKey, tables } from '../db/tables.ts';
+import { requestBudgetMs, withDeadline } from '../deadline.ts';
 import type { Caller } from '../domain/caller.ts';
 import { requireEnv } from '../env.ts';
 import { type Route, routes } from '../routes.ts';
@@ -47,7 +49,8 @@ export interface KeyInput<S extends InputSchemas> extends OpenInput<S> {
   caller: Caller;
 }
 
-export type Handler = middy.MiddyfiedHandler<ProxyEvent, ProxyResult, Error, EndpointContext>;
+/** A Lambda entry point: API Gateway's proxy event in, its result out. */
+export type Handler = (event: ProxyEvent, context: Context) => Promise<ProxyResult>;
 
 function routeFor(handlerName: string) {
   const route = routes.find((candidate) => candidate.handler === handlerName);
@@ -92,12 +95,18 @@ function build<S extends InputSchemas>(
     return jsonResponse(reply.status, reply.body, reply.headers);
   };
 
-  return middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
+  const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
     .use(requestLifecycle())
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route.access))
     .use(schemas.body ? [jsonBody()] : []);
+  // The deadline covers the whole chain, admission included: a store call still running when it
+  // passes is aborted, and the error shaping answers the contract's 500 with its headers.
+  return (event, context) =>
+    withDeadline(requestBudgetMs(context.getRemainingTimeInMillis?.()), () =>
+      chain(event, context as EndpointContext),
+    );
 }
 
 /** An endpoint that requires an API key: the handler receives the authenticated caller. */

@@ -103,7 +103,7 @@ describe.each(routes.map((route): [string, Route] => [describeRoute(route), rout
       const event = buildProxyEvent(
         {
           method: request.method,
-          url: request.path,
+          target: new URL(`http://localhost${request.path}`),
           rawHeaders: [
             'Content-Type',
             'application/json',

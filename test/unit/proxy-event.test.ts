@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildProxyEvent, requestTime } from '../../infra/local/proxy-event.ts';
+import { parseRequestTarget } from '../../infra/local/request-target.ts';
 import { matchRequest } from '../../infra/local/router.ts';
 
 // An event API Gateway's REST proxy integration sent (the team's reference, ../shared/fixtures).
@@ -11,10 +12,11 @@ const fixture = JSON.parse(
 const keysOf = (value: object): string[] => Object.keys(value).sort();
 
 function eventFor(method: string, url: string, rawHeaders: string[] = [], body = '') {
-  const pathname = new URL(url, 'http://localhost').pathname;
+  const target = parseRequestTarget(url);
+  if (!target) throw new Error(`${url} is not a request target`);
   return buildProxyEvent(
-    { method, url, rawHeaders, body: Buffer.from(body), sourceIp: '203.0.113.7' },
-    matchRequest(method, pathname),
+    { method, target, rawHeaders, body: Buffer.from(body), sourceIp: '203.0.113.7' },
+    matchRequest(method, target.pathname),
     Date.UTC(2026, 10, 22, 9, 15, 42),
   );
 }

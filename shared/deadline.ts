@@ -1,0 +1,36 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+// Every request has a deadline well inside its function's timeout. It travels with the request's
+// async context rather than through every function's parameters, so the store's client can abort
+// whatever call is in flight when it passes (shared/db/client.ts), whichever layer made the call.
+
+/** The Lambda timeout of every endpoint function (the stack and the local gateway both read it). */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
+/**
+ * How long one request may take from the start of the chain to its answer. A request makes a few
+ * sequential DynamoDB calls of a few milliseconds each (a cold one adds a TLS handshake), and login
+ * hashes a password for about 50 ms; 3 s is dozens of times that, yet a stalled store turns into a
+ * 500 long before the function's 10 s timeout would hold the container, and a client retrying on
+ * a 500 has its answer while a retry is still useful.
+ */
+export const REQUEST_DEADLINE_MS = 3_000;
+
+/** Kept free at the end of the function's time for the answer and its log line. */
+const WRAP_UP_MS = 500;
+
+const current = new AsyncLocalStorage<AbortSignal>();
+
+/** The time a request gets: the deadline, or less when the function has less time left. */
+export function requestBudgetMs(remainingMs: number | undefined): number {
+  if (remainingMs === undefined) return REQUEST_DEADLINE_MS;
+  return Math.max(0, Math.min(REQUEST_DEADLINE_MS, remainingMs - WRAP_UP_MS));
+}
+
+/** Runs one request under a deadline `budgetMs` from now. */
+export function withDeadline<T>(budgetMs: number, run: () => Promise<T>): Promise<T> {
+  return current.run(AbortSignal.timeout(budgetMs), run);
+}
+
+/** The running request's deadline, as a signal that aborts when it passes (none outside a request). */
+export const requestDeadline = (): AbortSignal | undefined => current.getStore();
