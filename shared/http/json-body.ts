@@ -6,6 +6,9 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+// Fatal: bytes that are not UTF-8 are refused, not silently replaced with U+FFFD (RFC 8259 §8.1).
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
@@ -22,9 +25,15 @@ export function jsonBody(): MiddlewareObj<ProxyEvent, ProxyResult, Error, Endpoi
     if (!JSON_MEDIA_TYPE.test(headerValue(event, 'content-type') ?? ''))
       throw new UnsupportedMediaTypeError();
 
+    let text: string;
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      throw new ValidationError('body', 'Request body must be UTF-8 text');
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(bytes.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       throw new ValidationError('body', 'Request body is not valid JSON');
     }

@@ -39,12 +39,32 @@ function describe(issue: Issue, input: unknown): string {
 const article = (expected: string): string =>
   /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 
+/**
+ * The path of the first string (value or key) that is not well-formed Unicode: a lone surrogate, as
+ * JSON's `\ud800` can spell, is no text, and DynamoDB refuses to store it as UTF-8.
+ */
+function illFormedTextAt(input: unknown, path: readonly PropertyKey[] = []): PropertyKey[] | undefined {
+  if (typeof input === 'string') return input.isWellFormed() ? undefined : [...path];
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (!key.isWellFormed()) return [...path];
+    const found = illFormedTextAt(value, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Parses one part of the request; on failure throws a ValidationError naming the field. */
 export function parseInput<S extends z.ZodMiniType>(
   schema: S,
   input: unknown,
   rootField: string,
 ): z.output<S> {
+  const illFormed = illFormedTextAt(input);
+  if (illFormed) {
+    const field = illFormed.length > 0 ? illFormed.map(String).join('.') : rootField;
+    throw new ValidationError(field, `${field} must be well-formed Unicode text`);
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
