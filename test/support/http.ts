@@ -10,14 +10,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as JSON with Content-Type application/json unless `rawBody` is given. */
   json?: unknown;
-  rawBody?: string;
+  /** Sent as it is: text, or bytes that need not be UTF-8. */
+  rawBody?: string | Uint8Array;
 }
 
 /** One real HTTP request; the body is parsed as JSON (every answer of this API is JSON). */
 export async function call(url: string, options: RequestOptions = {}): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
-  let body: string | undefined = options.rawBody;
+  let body: string | Uint8Array | undefined = options.rawBody;
   if (options.json !== undefined) {
     headers['Content-Type'] ??= 'application/json';
     body = JSON.stringify(options.json);
