@@ -12,6 +12,8 @@ export interface RequestOptions {
   json?: unknown;
   /** Sent as it is: text, or bytes that need not be UTF-8. */
   rawBody?: string | Uint8Array;
+  /** Ends the request (the test fails) when it fires. */
+  signal?: AbortSignal;
 }
 
 /** One real HTTP request; the body is parsed as JSON (every answer of this API is JSON). */
@@ -23,7 +25,12 @@ export async function call(url: string, options: RequestOptions = {}): Promise<J
     headers['Content-Type'] ??= 'application/json';
     body = JSON.stringify(options.json);
   }
-  const response = await fetch(url, { method: options.method ?? 'GET', headers, body });
+  const response = await fetch(url, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
