@@ -32,14 +32,30 @@ export interface BrokenBody {
   field: string;
 }
 
+/** A UTF-16 half on its own, as JSON's `\ud800` can spell it: not text. */
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+
+/** Puts a lone surrogate between two code points of a valid value (never completing a pair). */
+const illFormed = (valid: FieldValues['valid']) =>
+  fc.tuple(valid, fc.nat(), loneSurrogate).map(([{ sent }, position, half]) => {
+    const chars = [...sent];
+    const at = position % (chars.length + 1);
+    return [...chars.slice(0, at), half, ...chars.slice(at)].join('');
+  });
+
 /**
- * A valid body with exactly one field broken: given a value its rule refuses, left out when it is
- * required, or joined by a field the schema does not know.
+ * A valid body with exactly one field broken: given a value its rule refuses, or a valid value
+ * made ill-formed text, left out when it is required, or joined by a field the schema does not know.
  */
 export function bodyWithOneBadField(shape: BodyShape): fc.Arbitrary<BrokenBody> {
   const valid = validBody(shape).map((body) => body.sent);
   const badValues = Object.entries(shape).map(([field, { values }]) =>
-    fc.tuple(valid, values.invalid).map(([body, bad]) => ({ body: { ...body, [field]: bad }, field })),
+    fc
+      .tuple(
+        valid,
+        fc.oneof({ weight: 4, arbitrary: values.invalid }, { weight: 1, arbitrary: illFormed(values.valid) }),
+      )
+      .map(([body, bad]) => ({ body: { ...body, [field]: bad }, field })),
   );
   const missing = Object.entries(shape)
     .filter(([, { required }]) => required)
@@ -52,8 +68,10 @@ export function bodyWithOneBadField(shape: BodyShape): fc.Arbitrary<BrokenBody> 
   const unknownField = fc
     .tuple(
       valid,
-      fc.string({ minLength: 1, maxLength: 20 }).filter((name) => !Object.hasOwn(shape, name)),
-      fc.jsonValue({ maxDepth: 2 }),
+      fc
+        .string({ unit: 'grapheme', minLength: 1, maxLength: 20 })
+        .filter((name) => !Object.hasOwn(shape, name)),
+      fc.jsonValue({ maxDepth: 2, stringUnit: 'grapheme' }),
     )
     .map(([body, field, value]) => ({ body: { ...body, [field]: value }, field }));
   return fc.oneof(...badValues, ...missing, unknownField);
