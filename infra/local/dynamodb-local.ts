@@ -16,13 +16,27 @@ export const MIN_JAVA_MAJOR = 17;
 export interface DynamoDbLocal {
   endpoint: string;
   port: number;
+  /** Settles when the process has ended, for whatever reason; never rejects. */
+  exited: Promise<DynamoDbLocalExit>;
   stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalExit {
+  /** The watchdog's exit code: a Java killed by a signal shows as 128 + the signal's number. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when `stop()` ended it, so that a supervisor can tell a shutdown from a crash. */
+  stopped: boolean;
+  /** The last lines DynamoDB Local wrote to stderr. */
+  stderr: string;
 }
 
 export interface DynamoDbLocalOptions {
   port: number;
   /** Folder for the database file; in memory when absent. */
   dataDir?: string;
+  /** Abandons a start still waiting for Java to answer: the process is stopped and the start rejects. */
+  signal?: AbortSignal;
 }
 
 /** A client for a local endpoint, with the fixed credentials every local client shares. */
@@ -70,11 +84,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilReady(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+  signal?: AbortSignal,
+): Promise<void> {
   const client = localClient(endpoint);
   const deadline = Date.now() + 30_000;
   try {
     while (Date.now() < deadline) {
+      signal?.throwIfAborted();
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output()}`);
       try {
         await client.send(new ListTablesCommand({}));
@@ -119,11 +139,21 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-2_000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopped = false;
+  // Ending a pipe whose reader is gone is harmless here; without a listener it would crash us.
+  child.stdin?.on('error', () => {});
+  const exited = new Promise<DynamoDbLocalExit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      // A Java that died on its own leaves the watchdog's `cat` waiting on our pipe: release it.
+      child.stdin?.end();
+      resolve({ code, signal, stopped, stderr: stderr.trim() });
+    }),
+  );
   const endpoint = `http://127.0.0.1:${options.port}`;
 
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
+    stopped = true;
     child.stdin?.end();
     const timer = setTimeout(() => {
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -133,10 +163,10 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   };
 
   try {
-    await waitUntilReady(endpoint, child, () => stderr.trim());
+    await waitUntilReady(endpoint, child, () => stderr.trim(), options.signal);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { endpoint, port: options.port, stop };
+  return { endpoint, port: options.port, exited, stop };
 }

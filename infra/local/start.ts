@@ -1,52 +1,74 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type DynamoDbLocal, freePort, localClient, startDynamoDbLocal } from './dynamodb-local.ts';
+import { freePort, localClient } from './dynamodb-local.ts';
 import { ensureTables } from './ensure-tables.ts';
 import { localEnvironment } from './environment.ts';
+import { type SupervisedStore, superviseDynamoDbLocal } from './store-supervisor.ts';
 
-// `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT names one), the tables, then both API
-// groups on one port through the local gateway. Ctrl-C stops everything, Java included.
+// `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT names one), kept running by a supervisor,
+// the tables, then both API groups on one port through the local gateway. Ctrl-C stops
+// everything, Java included.
 
 const port = Number(process.env.PORT ?? 3000);
 const inMemory = process.argv.includes('--in-memory');
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
-async function startStore(): Promise<{ endpoint: string; dynamo?: DynamoDbLocal }> {
-  const existing = process.env.DYNAMODB_ENDPOINT;
-  if (existing) return { endpoint: existing };
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const dynamo = await startDynamoDbLocal({ port: await freePort(), ...(inMemory ? {} : { dataDir }) });
-  return { endpoint: dynamo.endpoint, dynamo };
+async function createTables(endpoint: string): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    await ensureTables(client);
+  } finally {
+    client.destroy();
+  }
 }
 
 async function main(): Promise<void> {
-  const { endpoint, dynamo } = await startStore();
+  let store: SupervisedStore | undefined;
+  // Set once the admin exists: a store restarted in memory has lost it, and the credentials
+  // already printed should keep working.
+  let restoreAdmin: (() => Promise<unknown>) | undefined;
   const stop = async (code: number): Promise<never> => {
-    await dynamo?.stop();
+    await store?.stop();
     process.exit(code);
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
   try {
+    let endpoint = process.env.DYNAMODB_ENDPOINT;
+    if (endpoint) {
+      await createTables(endpoint);
+    } else {
+      if (!inMemory) mkdirSync(dataDir, { recursive: true });
+      store = await superviseDynamoDbLocal({
+        port: await freePort(),
+        ...(inMemory ? {} : { dataDir }),
+        prepare: async (storeEndpoint) => {
+          await createTables(storeEndpoint);
+          await restoreAdmin?.();
+        },
+        onGiveUp: (reason) => {
+          console.error(reason.message);
+          void stop(1);
+        },
+      });
+      endpoint = store.endpoint;
+    }
     Object.assign(process.env, localEnvironment(endpoint));
-    const client = localClient(endpoint);
-    await ensureTables(client);
-    client.destroy();
     // Imported only now: handler modules read their settings when they load.
     const { createGateway } = await import('./gateway.ts');
     const { ensureAdmin } = await import('../ensure-admin.ts');
-    const admin = await ensureAdmin(
-      process.env.PLATFORM_ADMIN_EMAIL ?? 'admin@localhost.test',
-      process.env.PLATFORM_ADMIN_PASSWORD,
-    );
+    const adminEmail = process.env.PLATFORM_ADMIN_EMAIL ?? 'admin@localhost.test';
+    const admin = await ensureAdmin(adminEmail, process.env.PLATFORM_ADMIN_PASSWORD);
+    const adminPassword = process.env.PLATFORM_ADMIN_PASSWORD ?? admin.generatedPassword;
+    if (store && inMemory && adminPassword) restoreAdmin = () => ensureAdmin(adminEmail, adminPassword);
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
       server.listen(port, ready);
     });
     console.log(
-      `DynamoDB:    ${endpoint}${dynamo ? (inMemory ? ' (in memory)' : ` (data in ${dataDir})`) : ''}`,
+      `DynamoDB:    ${endpoint}${store ? (inMemory ? ' (in memory)' : ` (data in ${dataDir})`) : ''}`,
     );
     console.log(`base_url:    http://localhost:${port}/v1`);
     console.log(`backend_url: http://localhost:${port}`);
