@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { freePort } from '../../infra/local/dynamodb-local.ts';
+import { uniqueEmail } from './names.ts';
+
+export interface LocalServer {
+  /** `backend_url` as `npm start` printed it. */
+  backendUrl: string;
+  stop(): Promise<void>;
+}
+
+const START_SCRIPT = join(import.meta.dirname, '..', '..', 'infra', 'local', 'start.ts');
+
+/**
+ * What `npm start` runs (`node infra/local/start.ts`), as its own process on a free port, against
+ * the run's DynamoDB Local (DYNAMODB_ENDPOINT is set, so it starts no Java of its own). Started
+ * directly rather than through npm, so that stopping it needs no signal to pass through npm's shell.
+ */
+export async function startNpmStart(): Promise<LocalServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [START_SCRIPT], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PLATFORM_ADMIN_EMAIL: uniqueEmail('admin'),
+      PLATFORM_ADMIN_PASSWORD: randomUUID(),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    output += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    output += text;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const backendUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`npm start printed no backend_url in 30 s:\n${output}`)),
+      30_000,
+    );
+    const check = () => {
+      const url = /^backend_url: +(\S+)$/m.exec(output)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    backendUrl,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
