@@ -1,10 +1,10 @@
 import { createDeployment } from '#shared/domain/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { created } from '#shared/http/replies.ts';
 import { CreateDeploymentBody } from '#shared/schemas/deployments.ts';
 
 export const handler = keyEndpoint(
   'create-deployment',
   { body: CreateDeploymentBody },
-  async ({ caller, body, request }) => created(await createDeployment(caller, body), request.path),
+  async ({ caller, body, request, reply }) =>
+    reply.created(await createDeployment(caller, body), request.path),
 );

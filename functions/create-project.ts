@@ -1,10 +1,9 @@
 import { createProject } from '#shared/domain/projects.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { created } from '#shared/http/replies.ts';
 import { CreateProjectBody } from '#shared/schemas/projects.ts';
 
 export const handler = keyEndpoint(
   'create-project',
   { body: CreateProjectBody },
-  async ({ caller, body, request }) => created(await createProject(caller, body), request.path),
+  async ({ caller, body, request, reply }) => reply.created(await createProject(caller, body), request.path),
 );

@@ -1,8 +1,8 @@
 import { tableAnswers } from '#shared/db/health.ts';
 import { openEndpoint } from '#shared/http/endpoint.ts';
 
-export const handler = openEndpoint('health', {}, async () =>
+export const handler = openEndpoint('health', {}, async ({ reply }) =>
   (await tableAnswers())
-    ? { status: 200, body: { status: 'ok', checks: { database: 'ok' } } }
-    : { status: 503, body: { status: 'unavailable', checks: { database: 'unavailable' } } },
+    ? reply.ok({ status: 'ok', checks: { database: 'ok' } })
+    : reply.json(503, { status: 'unavailable', checks: { database: 'unavailable' } }),
 );

@@ -1,13 +1,15 @@
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
-import type { Route, TableAccess } from '../shared/routes.ts';
+import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
+import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
 
 // Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
 // DeleteItem, BatchWriteItem and stream reads, none of which any request path needs.
@@ -22,10 +24,39 @@ export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
+/**
+ * The esbuild options of every function. The bench (test/bench/) builds its bare SDK handler with
+ * the same options, so that the functions are compared with the SDK bundled alike.
+ */
+export const FUNCTION_BUNDLING = {
+  minify: true,
+  sourceMap: false,
+  target: 'node24',
+  format: OutputFormat.CJS,
+  // Prefer packages' ESM builds: esbuild tree-shakes them, which makes the SDK bundles much smaller.
+  mainFields: ['module', 'main'],
+  // Bundle the AWS SDK too: the version we test is the version that runs, and a bundled,
+  // tree-shaken client loads faster than the runtime's full copy.
+  externalModules: [],
+} satisfies BundlingOptions;
+
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
+const resolve = createRequire(import.meta.url).resolve;
+
+/** Files a function reads at run time besides its code, by handler: copied next to its bundle. */
+const filesBesideBundle: Partial<Record<string, readonly string[]>> = {
+  // The docs page's renderer: too big to inline as code, read by shared/openapi/renderer-files.ts.
+  docs: RENDERER_FILES.map((name) => resolve(`swagger-ui-dist/${name}`)),
+};
+
+const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
+
 export interface EndpointFunctionProps {
-  /** The route row this function serves: entry file, memory and table grants all come from it. */
+  /**
+   * A route row this function serves: entry file, memory and table grants all come from it. Rows
+   * that share its handler (the docs) are served by the same function.
+   */
   route: Route;
   /** Every table of the stack; the function binds only those its row names. */
   tables: Record<TableKey, ITable>;
@@ -33,14 +64,15 @@ export interface EndpointFunctionProps {
   environment?: Record<string, string>;
 }
 
-/** One endpoint's Lambda function, with every default in one place and exactly its row's table grants. */
+/** One handler's Lambda function, with every default in one place and exactly its row's table grants. */
 export class EndpointFunction extends NodejsFunction {
   readonly route: Route;
 
   constructor(scope: Construct, id: string, props: EndpointFunctionProps) {
     const { route } = props;
+    const files = filesBesideBundle[route.handler];
     super(scope, id, {
-      description: describeRoute(route),
+      description: describeFunction(route.handler),
       entry: join(repoRoot, 'functions', `${route.handler}.ts`),
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
@@ -56,15 +88,15 @@ export class EndpointFunction extends NodejsFunction {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       bundling: {
-        minify: true,
-        sourceMap: false,
-        target: 'node24',
-        format: OutputFormat.CJS,
-        // Prefer packages' ESM builds: esbuild tree-shakes them, which makes the SDK bundles much smaller.
-        mainFields: ['module', 'main'],
-        // Bundle the AWS SDK too: the version we test is the version that runs, and a bundled,
-        // tree-shaken client loads faster than the runtime's full copy.
-        externalModules: [],
+        ...FUNCTION_BUNDLING,
+        ...(files && {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (_inputDir: string, outputDir: string) =>
+              files.map((file) => `cp ${shellQuoted(file)} ${shellQuoted(outputDir)}`),
+          },
+        }),
       },
     });
     this.route = route;
@@ -81,5 +113,11 @@ export class EndpointFunction extends NodejsFunction {
   }
 }
 
-/** The function's description, e.g. `GET /projects/{id} (platform)`; test/infra finds a row's function by it. */
-export const describeRoute = (route: Route): string => `${route.method} ${route.path} (${route.api})`;
+/**
+ * A handler's function's description: its rows' methods and paths and its group, e.g.
+ * `GET /projects/{id} (platform)`; test/infra finds a row's function by it.
+ */
+export function describeFunction(handler: string): string {
+  const rows = rowsOf(handler);
+  return `${rows.map((row) => `${row.method} ${row.path}`).join(', ')} (${rows[0]?.api ?? 'no route'})`;
+}

@@ -32,10 +32,12 @@ export class PlatformStack extends Stack {
       CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
     };
 
-    const functions = new Map<Route, EndpointFunction>();
+    // One function per handler: rows that share one (the docs) are methods of the same function.
+    const functions = new Map<string, EndpointFunction>();
     for (const route of routes) {
+      if (functions.has(route.handler)) continue;
       functions.set(
-        route,
+        route.handler,
         new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
           route,
           tables: this.tables,
@@ -44,7 +46,7 @@ export class PlatformStack extends Stack {
       );
     }
     const functionOf = (route: Route): EndpointFunction => {
-      const fn = functions.get(route);
+      const fn = functions.get(route.handler);
       if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
       return fn;
     };

@@ -1,8 +1,16 @@
 import type { TableKey } from './db/tables.ts';
+import type { ErrorCode } from './http/error-catalogue.ts';
+import type { RequestSchemaName } from './schemas/requests.ts';
+import type { ResponseBodyName } from './schemas/responses.ts';
 
-// The route table: the one list of endpoints. The CDK stack builds one function and one API Gateway
-// method per row, granting exactly the tables the row names; the local gateway routes by the same
-// rows; test/infra walks them. Adding an endpoint is one row here plus one file in functions/.
+// The route table: the one list of endpoints. The CDK stack builds one function per handler and one
+// API Gateway method per row, granting exactly the tables the row names; the local gateway routes by
+// the same rows; the OpenAPI document is generated from them (with the zod schemas they name), and
+// the handlers' replies are typed from them; test/infra walks them. Adding an endpoint is one row
+// here plus one file in functions/.
+//
+// Schemas are named, not imported: every function bundle holds this table, and only the document
+// needs every schema (the names are checked against shared/schemas/requests.ts and responses.ts).
 
 export type ApiGroup = 'platform' | 'backend';
 
@@ -10,19 +18,28 @@ export type ApiGroup = 'platform' | 'backend';
  * - `apiKey`: `Authorization: Bearer <key>` required; rate limited per key (per source address
  *   while no valid key is shown).
  * - `authThrottled`: no key; rate limited per source address (the /auth/* endpoints).
- * - `public`: no key, no rate limit (health checks).
+ * - `public`: no key, no rate limit (health checks, the document and its page).
  */
 export type Access = 'apiKey' | 'authThrottled' | 'public';
 
 export type TableAccess = 'read' | 'write';
 
-export interface Route {
+/** Media types a reply may have besides JSON (the docs page and its files); sent with charset=utf-8. */
+export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
+
+/** Headers that a reply carries because of what it is (the chain adds X-Request-Id and the rate-limit ones). */
+export type ReplyHeader = 'Location' | 'Content-Security-Policy';
+
+/** A reply's body by name (JSON), or with its media type and the headers it always carries. */
+export type ReplySpec =
+  | ResponseBodyName
+  | { body: ResponseBodyName; mediaType?: TextMediaType; headers?: readonly ReplyHeader[] };
+
+interface RouteRow {
   api: ApiGroup;
-  /** `ANY` only on a group's fallback row, which answers 404 and 405 for everything unmatched. */
-  method: 'GET' | 'POST' | 'ANY';
   /** API Gateway resource path, relative to the group's root (the platform group's stage is `v1`). */
   path: string;
-  /** The Lambda entry point: `functions/<handler>.ts`. */
+  /** The Lambda entry point: `functions/<handler>.ts`. Rows that share one are served by one function. */
   handler: string;
   access: Access;
   /** Tables the function may touch, and how; the stack grants exactly these. */
@@ -31,39 +48,108 @@ export interface Route {
   memoryMb?: number;
 }
 
+/** A row that serves one operation of the OpenAPI document. */
+export interface EndpointRoute extends RouteRow {
+  method: 'GET' | 'POST';
+  /** camelCase, unique: the document's operationId, which generated clients name their methods after. */
+  operationId: string;
+  /** The document's tag: the section the operation is listed under. */
+  tag: string;
+  summary: string;
+  /** The zod schemas of its input, by name; the function passes the same schemas to its endpoint. */
+  request?: { params?: RequestSchemaName; query?: RequestSchemaName; body?: RequestSchemaName };
+  /** What the handler replies, by status; its reply is typed from this. */
+  replies: { readonly [status: number]: ReplySpec };
+  /**
+   * Errors its domain code may throw. Those the chain gives every row of its kind (400 for input,
+   * 413 and 415 for a body, 401 and 429 for a key, 429 for the /auth/* throttle, 500) are added
+   * by the document, not listed here.
+   */
+  errors?: readonly ErrorCode[];
+}
+
+/** A group's catch-all: 404 or 405 for everything no other row serves. Not an operation. */
+export interface FallbackRoute extends RouteRow {
+  method: 'ANY';
+  operationId?: undefined;
+}
+
+export type Route = EndpointRoute | FallbackRoute;
+
 /** Every `apiKey` route counts requests on the key's item, or per source address without one. */
 const keyed = { apiKeys: 'write', rateLimits: 'write' } as const;
 const throttled = { rateLimits: 'write' } as const;
 
 export const FALLBACK_PATH = '/{proxy+}';
 
-// biome-ignore format: one row per line reads as a table
-export const routes: readonly Route[] = [
+// Each row: where it is served and what it may touch, then what the document says about it.
+// biome-ignore format: rows read as a table
+const routeTable = [
   // Versioned API ({base_url} = .../v1)
-  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { ...keyed, projects: 'read' } },
-  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { ...keyed, projects: 'write' } },
-  { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { ...keyed, projects: 'read' } },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' } },
-  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'write' } },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', tables: { ...keyed, deployments: 'read' } },
+  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { ...keyed, projects: 'read' },
+    operationId: 'listProjects', tag: 'Projects', summary: 'List your projects, newest first', request: { query: 'PageQuery' }, replies: { 200: 'ProjectList' } },
+  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { ...keyed, projects: 'write' },
+    operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
+  { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { ...keyed, projects: 'read' },
+    operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
+  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' },
+    operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
+  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'write' },
+    operationId: 'createDeployment', tag: 'Deployments', summary: 'Deploy a branch of one of your projects', request: { body: 'CreateDeploymentBody' }, replies: { 201: { body: 'Deployment', headers: ['Location'] } }, errors: ['not_found'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', tables: { ...keyed, deployments: 'read' },
+    operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
   { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: keyed },
 
   // Backend group ({backend_url})
-  { api: 'backend', method: 'GET', path: '/health', handler: 'health', access: 'public', tables: { apiKeys: 'read' } },
-  { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { ...throttled, users: 'write' }, memoryMb: 1024 },
-  { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { ...throttled, users: 'write', apiKeys: 'write' }, memoryMb: 1024 },
-  { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { ...keyed, users: 'read' } },
+  { api: 'backend', method: 'GET', path: '/health', handler: 'health', access: 'public', tables: { apiKeys: 'read' },
+    operationId: 'getHealth', tag: 'Service', summary: 'Check that the service and its store answer', replies: { 200: 'Health', 503: 'Health' } },
+  { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { ...throttled, users: 'write' }, memoryMb: 1024,
+    operationId: 'register', tag: 'Auth', summary: 'Create an account (always a member)', request: { body: 'RegisterBody' }, replies: { 201: 'User' }, errors: ['conflict'] },
+  { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { ...throttled, users: 'write', apiKeys: 'write' }, memoryMb: 1024,
+    operationId: 'login', tag: 'Auth', summary: 'Exchange email and password for an API key', request: { body: 'LoginBody' }, replies: { 200: 'LoginResult' }, errors: ['unauthorized'] },
+  { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { ...keyed, users: 'read' },
+    operationId: 'listUsers', tag: 'Users', summary: 'List all users, newest first (admins only)', request: { query: 'PageQuery' }, replies: { 200: 'UserList' }, errors: ['forbidden'] },
+  // The document and its page: one function (`docs`) with no table access serves these rows. One row
+  // per file rather than a `{proxy+}` row: every URL it answers is an operation of the document,
+  // and anything else under /docs is the fallback's plain 404.
+  { api: 'backend', method: 'GET', path: '/openapi.json', handler: 'docs', access: 'public', tables: {},
+    operationId: 'getOpenApiDocument', tag: 'Documentation', summary: 'This API described in OpenAPI 3.1', replies: { 200: 'OpenApiDocument' } },
+  { api: 'backend', method: 'GET', path: '/docs', handler: 'docs', access: 'public', tables: {},
+    operationId: 'getDocs', tag: 'Documentation', summary: 'The document rendered as a page (Swagger UI, served from here)', replies: { 200: { body: 'Text', mediaType: 'text/html', headers: ['Content-Security-Policy'] } } },
+  { api: 'backend', method: 'GET', path: '/docs/swagger-ui.css', handler: 'docs', access: 'public', tables: {},
+    operationId: 'getDocsStylesheet', tag: 'Documentation', summary: "The docs page's stylesheet", replies: { 200: { body: 'Text', mediaType: 'text/css' } } },
+  { api: 'backend', method: 'GET', path: '/docs/swagger-ui-bundle.js', handler: 'docs', access: 'public', tables: {},
+    operationId: 'getDocsRenderer', tag: 'Documentation', summary: "The docs page's renderer (Swagger UI)", replies: { 200: { body: 'Text', mediaType: 'text/javascript' } } },
+  { api: 'backend', method: 'GET', path: '/docs/init.js', handler: 'docs', access: 'public', tables: {},
+    operationId: 'getDocsInitScript', tag: 'Documentation', summary: "The docs page's start-up script", replies: { 200: { body: 'Text', mediaType: 'text/javascript' } } },
   { api: 'backend', method: 'ANY', path: FALLBACK_PATH, handler: 'backend-fallback', access: 'public', tables: {} },
-];
+] as const satisfies readonly Route[];
 
-export const isFallback = (route: Route): boolean => route.path === FALLBACK_PATH;
+/** The rows with their literal types: what the reply and input types of each handler are read from. */
+export type RouteTable = typeof routeTable;
+
+export const routes: readonly Route[] = routeTable;
+
+export const isFallback = (route: Route): route is FallbackRoute => route.method === 'ANY';
 
 /** The rows of one group that serve a concrete path (everything but the fallback). */
 export const endpointsOf = (api: ApiGroup): Route[] =>
   routes.filter((route) => route.api === api && !isFallback(route));
 
-export const fallbackOf = (api: ApiGroup): Route => {
-  const route = routes.find((candidate) => candidate.api === api && isFallback(candidate));
+/** Every operation of the document: the rows that are not fallbacks, with their document fields. */
+export const operations = (): EndpointRoute[] =>
+  routes.filter((route): route is EndpointRoute => !isFallback(route));
+
+export const fallbackOf = (api: ApiGroup): FallbackRoute => {
+  const route = routes.find(
+    (candidate): candidate is FallbackRoute => candidate.api === api && isFallback(candidate),
+  );
   if (!route) throw new Error(`No fallback route for the ${api} API`);
   return route;
 };
+
+/** All rows served by one handler (one function): usually one, several for `docs`. */
+export const rowsOf = (handler: string): Route[] => routes.filter((route) => route.handler === handler);
+
+/** Each handler once, in table order: one function per entry. */
+export const handlers = (): string[] => [...new Set(routes.map((route) => route.handler))];

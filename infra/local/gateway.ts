@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { LOCAL_MAX_SOCKETS } from '#shared/db/client.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/deadline.ts';
+import { errorCatalogue } from '#shared/http/error-catalogue.ts';
 import { logError } from '#shared/http/log.ts';
 import { routes } from '#shared/routes.ts';
 import { invocationSlots } from './invocation-slots.ts';
@@ -109,7 +110,10 @@ export async function createGateway(): Promise<Server> {
     const body = await readBody(req);
     if (body === undefined) {
       // What API Gateway's REQUEST_TOO_LARGE gateway response answers in the stack.
-      sendJson(res, 413, { error: 'payload_too_large', message: 'Request body is too large' });
+      sendJson(res, errorCatalogue.payload_too_large.status, {
+        error: 'payload_too_large',
+        message: errorCatalogue.payload_too_large.message,
+      });
       req.destroy();
       return;
     }

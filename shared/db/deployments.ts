@@ -1,5 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
+import { DEPLOYMENT_STATES } from '../domain/deployment-states.ts';
 import type { PageRequest } from '../schemas/common.ts';
+import type { Deployment as DeploymentSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
@@ -9,17 +12,8 @@ import { tableName } from './tables.ts';
 
 const table = (): string => tableName('deployments');
 
-export const DEPLOYMENT_STATES = ['queued', 'building', 'ready', 'error', 'canceled'] as const;
-export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
-
-export interface Deployment {
-  id: string;
-  projectId: string;
-  branch: string;
-  status: DeploymentState;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A deployment as the API shows it: the response schema's type, so no field goes undocumented. */
+export type Deployment = z.output<typeof DeploymentSchema>;
 
 const toDeployment = (item: Record<string, unknown>): Deployment => ({
   id: String(item.id),

@@ -1,5 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
 import type { PageRequest } from '../schemas/common.ts';
+import type { Project as ProjectSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
@@ -9,14 +11,8 @@ import { tableName } from './tables.ts';
 
 const table = (): string => tableName('projects');
 
-export interface Project {
-  id: string;
-  name: string;
-  repository: string | null;
-  productionBranch: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A project as the API shows it: the response schema's type, so no field goes undocumented. */
+export type Project = z.output<typeof ProjectSchema>;
 
 const toProject = (item: Record<string, unknown>): Project => ({
   id: String(item.id),

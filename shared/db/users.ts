@@ -1,8 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '../domain/caller.ts';
+import type * as z from 'zod/mini';
 import { ConflictError } from '../errors.ts';
 import type { PageRequest } from '../schemas/common.ts';
+import type { User as UserSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
@@ -18,13 +19,8 @@ import { tableName } from './tables.ts';
 const table = (): string => tableName('users');
 const LISTING = 'USER';
 
-export interface User {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  createdAt: string;
-}
+/** A user as the API shows it: the response schema's type, so no field goes undocumented. */
+export type User = z.output<typeof UserSchema>;
 
 export interface Credentials {
   userId: string;

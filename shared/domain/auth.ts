@@ -1,17 +1,15 @@
+import type * as z from 'zod/mini';
 import { findCredentials, findUser, type User, updatePasswordHash } from '../db/users.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { LoginInput, RegisterInput } from '../schemas/auth.ts';
+import type { LoginResult as LoginResultSchema } from '../schemas/resources.ts';
 import { issueApiKey } from './api-keys.ts';
 import { throttleLoginAttempt } from './auth-throttle.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { createUser } from './users.ts';
 
-export interface LoginResult {
-  apiKey: string;
-  tokenType: 'Bearer';
-  expiresAt: string;
-  user: User;
-}
+/** What login answers: the response schema's type, so no field goes undocumented. */
+export type LoginResult = z.output<typeof LoginResultSchema>;
 
 /** Self-service sign-up: always a member; admins are made by operators. */
 export const register = (input: RegisterInput): Promise<User> => createUser({ ...input, role: 'member' });

@@ -10,10 +10,19 @@ import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { jsonBody } from './json-body.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { repliesFor } from './replies.ts';
+import type {
+  DocumentedReply,
+  HandlerName,
+  KeyHandlerName,
+  OpenHandlerName,
+  ReplyHelpers,
+  RequestSchemasOf,
+} from './reply-types.ts';
 import { requestLifecycle } from './request-lifecycle.ts';
-import { jsonResponse } from './responses.ts';
+import { replyResult } from './responses.ts';
 import { sourceThrottle } from './source-throttle.ts';
-import type { EndpointContext, ProxyEvent, ProxyResult, Reply } from './types.ts';
+import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
 import { parseInput } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
@@ -37,15 +46,18 @@ type Parsed<S extends InputSchemas, K extends keyof InputSchemas> = S[K] extends
   ? z.output<S[K]>
   : undefined;
 
-export interface OpenInput<S extends InputSchemas> {
+export interface OpenInput<S extends InputSchemas, H extends HandlerName = HandlerName> {
   params: Parsed<S, 'params'>;
   query: Parsed<S, 'query'>;
   body: Parsed<S, 'body'>;
   /** `path` is the path the client used, stage included (API Gateway's requestContext.path). */
   request: { id: string; method: string; resource: string; path: string; sourceIp: string };
+  /** The only way to answer: each helper takes the body the route table documents for its status. */
+  reply: ReplyHelpers<H>;
 }
 
-export interface KeyInput<S extends InputSchemas> extends OpenInput<S> {
+export interface KeyInput<S extends InputSchemas, H extends HandlerName = HandlerName>
+  extends OpenInput<S, H> {
   caller: Caller;
 }
 
@@ -69,13 +81,14 @@ function admissionFor(access: 'apiKey' | 'authThrottled' | 'public'): Middleware
   return [];
 }
 
-function build<S extends InputSchemas>(
-  handlerName: string,
+function build<S extends InputSchemas, H extends HandlerName>(
+  handlerName: H,
   schemas: S,
-  handle: (context: EndpointContext, input: OpenInput<S>) => Promise<Reply>,
+  handle: (context: EndpointContext, input: OpenInput<S, H>) => Promise<DocumentedReply<H>>,
 ): Handler {
   const route = routeFor(handlerName);
   requireTables(route);
+  const reply = repliesFor<H>();
   const lambdaHandler = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
     const input = {
       params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
@@ -90,9 +103,9 @@ function build<S extends InputSchemas>(
         path: event.requestContext.path,
         sourceIp: context.state.sourceIp,
       },
-    } as OpenInput<S>;
-    const reply = await handle(context, input);
-    return jsonResponse(reply.status, reply.body, reply.headers);
+      reply,
+    } as OpenInput<S, H>;
+    return replyResult(await handle(context, input));
   };
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
@@ -110,10 +123,10 @@ function build<S extends InputSchemas>(
 }
 
 /** An endpoint that requires an API key: the handler receives the authenticated caller. */
-export function keyEndpoint<S extends InputSchemas>(
-  handlerName: string,
-  schemas: S,
-  handle: (input: KeyInput<S>) => Promise<Reply>,
+export function keyEndpoint<H extends KeyHandlerName>(
+  handlerName: H,
+  schemas: RequestSchemasOf<H>,
+  handle: (input: KeyInput<RequestSchemasOf<H>, H>) => Promise<DocumentedReply<H>>,
 ): Handler {
   if (routeFor(handlerName).access !== 'apiKey') {
     throw new Error(`${handlerName} is not an apiKey route in shared/routes.ts`);
@@ -125,11 +138,11 @@ export function keyEndpoint<S extends InputSchemas>(
   });
 }
 
-/** An endpoint without an API key (health, /auth/*, the backend fallback). */
-export function openEndpoint<S extends InputSchemas>(
-  handlerName: string,
-  schemas: S,
-  handle: (input: OpenInput<S>) => Promise<Reply>,
+/** An endpoint without an API key (health, /auth/*, the docs, the backend fallback). */
+export function openEndpoint<H extends OpenHandlerName>(
+  handlerName: H,
+  schemas: RequestSchemasOf<H>,
+  handle: (input: OpenInput<RequestSchemasOf<H>, H>) => Promise<DocumentedReply<H>>,
 ): Handler {
   if (routeFor(handlerName).access === 'apiKey') {
     throw new Error(`${handlerName} is an apiKey route in shared/routes.ts: use keyEndpoint`);

@@ -7,48 +7,52 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../errors.ts';
+import type { ErrorBody, RateLimitedBody } from '../schemas/error-bodies.ts';
+import { errorCatalogue, type MessageErrorCode } from './error-catalogue.ts';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
 import { logError } from './log.ts';
 import { jsonResponse } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
-const INTERNAL_MESSAGE = 'An unexpected error occurred';
+/** The contract's error answer: the code's status from the catalogue, its message and `field`. */
+function errorAnswer(
+  code: MessageErrorCode,
+  message: string,
+  extra: { field?: string; headers?: Record<string, string> } = {},
+): ProxyResult {
+  const body: ErrorBody = {
+    error: code,
+    message,
+    ...(extra.field === undefined ? {} : { field: extra.field }),
+  };
+  return jsonResponse(errorCatalogue[code].status, body, extra.headers);
+}
 
 /** The contract's JSON error for a thrown value; anything unknown becomes the generic 500. */
 export function errorResponse(error: unknown): ProxyResult {
   if (error instanceof ValidationError) {
-    return jsonResponse(400, { error: 'validation_error', message: error.message, field: error.field });
+    return errorAnswer('validation_error', error.message, { field: error.field });
   }
-  if (error instanceof UnauthorizedError) {
-    return jsonResponse(401, { error: 'unauthorized', message: error.message });
-  }
-  if (error instanceof ForbiddenError)
-    return jsonResponse(403, { error: 'forbidden', message: error.message });
-  if (error instanceof NotFoundError)
-    return jsonResponse(404, { error: 'not_found', message: error.message });
+  if (error instanceof UnauthorizedError) return errorAnswer('unauthorized', error.message);
+  if (error instanceof ForbiddenError) return errorAnswer('forbidden', error.message);
+  if (error instanceof NotFoundError) return errorAnswer('not_found', error.message);
   if (error instanceof MethodNotAllowedError) {
-    return jsonResponse(
-      405,
-      { error: 'method_not_allowed', message: error.message },
-      { Allow: error.allow.join(', ') },
-    );
+    return errorAnswer('method_not_allowed', error.message, { headers: { Allow: error.allow.join(', ') } });
   }
-  if (error instanceof ConflictError) return jsonResponse(409, { error: 'conflict', message: error.message });
+  if (error instanceof ConflictError) return errorAnswer('conflict', error.message);
   if (error instanceof PayloadTooLargeError) {
-    return jsonResponse(413, { error: 'payload_too_large', message: error.message });
+    return errorAnswer('payload_too_large', errorCatalogue.payload_too_large.message);
   }
   if (error instanceof UnsupportedMediaTypeError) {
-    return jsonResponse(415, { error: 'unsupported_media_type', message: error.message });
+    return errorAnswer('unsupported_media_type', errorCatalogue.unsupported_media_type.message);
   }
   if (error instanceof RateLimitedError) {
-    // The spec's 429 body has no `message`.
-    return jsonResponse(
-      429,
-      { error: 'rate_limit_exceeded', retryAfter: error.retryAfterSeconds },
-      { 'Retry-After': String(error.retryAfterSeconds) },
-    );
+    const body: RateLimitedBody = { error: 'rate_limit_exceeded', retryAfter: error.retryAfterSeconds };
+    return jsonResponse(errorCatalogue.rate_limit_exceeded.status, body, {
+      'Retry-After': String(error.retryAfterSeconds),
+    });
   }
-  return jsonResponse(500, { error: 'internal_error', message: INTERNAL_MESSAGE });
+  return errorAnswer('internal_error', errorCatalogue.internal_error.message);
 }
 
 const isExpected = (response: ProxyResult): boolean => response.statusCode < 500;

@@ -1,3 +1,5 @@
+import { errorCatalogue } from './error-catalogue.ts';
+
 // Failures that only exist at the HTTP edge (the domain never throws these).
 
 export class MethodNotAllowedError extends Error {
@@ -11,14 +13,15 @@ export class MethodNotAllowedError extends Error {
 
 export class PayloadTooLargeError extends Error {
   override name = 'PayloadTooLargeError';
+  /** The limit the body broke; the answer states the contract's limit (errorCatalogue). */
   constructor(limitBytes: number) {
-    super(`Request body must not exceed ${limitBytes} bytes`);
+    super(`Request body exceeds ${limitBytes} bytes`);
   }
 }
 
 export class UnsupportedMediaTypeError extends Error {
   override name = 'UnsupportedMediaTypeError';
   constructor() {
-    super('Request body must be sent with Content-Type: application/json');
+    super(errorCatalogue.unsupported_media_type.message);
   }
 }

@@ -1,4 +1,4 @@
-import type { ProxyResult } from './types.ts';
+import type { ProxyResult, Reply } from './types.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -18,4 +18,14 @@ export function jsonResponse(
 /** Adds headers to a response that is already built. */
 export function withHeaders(response: ProxyResult, headers: Record<string, string>): ProxyResult {
   return { ...response, headers: { ...response.headers, ...headers } };
+}
+
+/** A handler's reply as the API Gateway result: JSON, or its own media type as UTF-8 text. */
+export function replyResult(reply: Reply): ProxyResult {
+  if (reply.mediaType === undefined) return jsonResponse(reply.status, reply.body, reply.headers);
+  return {
+    statusCode: reply.status,
+    headers: { 'Content-Type': `${reply.mediaType}; charset=utf-8`, ...reply.headers },
+    body: reply.body,
+  };
 }

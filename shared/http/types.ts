@@ -21,9 +21,10 @@ export type EndpointContext = Context & { state: RequestState };
 
 export type EndpointRequest = Request<ProxyEvent, ProxyResult, Error, EndpointContext>;
 
-/** What a handler returns: the chain turns it into the API Gateway result. */
-export interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/**
+ * What a handler returns: the chain turns it into the API Gateway result. The body is sent as JSON,
+ * or as it is when the reply names its own media type (the docs page and its files).
+ */
+export type Reply =
+  | { status: number; body?: unknown; headers?: Record<string, string>; mediaType?: undefined }
+  | { status: number; body: string; headers?: Record<string, string>; mediaType: string };

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.ts';
 import { type ApiGroup, endpointsOf } from '../routes.ts';
+import { NO_SUCH_ENDPOINT } from './error-catalogue.ts';
 import { MethodNotAllowedError } from './http-errors.ts';
 
 /**
@@ -12,5 +13,5 @@ export function unmatched(api: ApiGroup, resource: string): never {
     .filter((route) => route.path === resource)
     .map((route) => route.method);
   if (allow.length > 0) throw new MethodNotAllowedError(allow);
-  throw new NotFoundError('No such endpoint');
+  throw new NotFoundError(NO_SUCH_ENDPOINT);
 }

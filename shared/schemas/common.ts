@@ -9,27 +9,53 @@ export const atMost = (length: number, message = `must be at most ${length} char
   z.maxLength(length, { error: message, abort: true });
 
 /** `{id}` in a path. Its format is checked by the domain, which answers 404 for any unknown id. */
-export const IdParams = z.object({ id: z.string().check(atMost(64)) });
+export const IdParams = z.object({
+  id: z
+    .string()
+    .check(atMost(64))
+    .register(z.globalRegistry, {
+      description: 'The id as the API returned it. An id of another shape answers 404, like an unknown one.',
+      examples: ['prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A'],
+    }),
+});
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+/** How the document shows `limit`: the number it is, not the digits zod reads it from. */
+const asPageSize = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void => {
+  delete jsonSchema.pattern;
+  Object.assign(jsonSchema, {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+  });
+};
+
 /** `?limit=&cursor=` on every list. Other query parameters are ignored, as most APIs do. */
 export const PageQuery = z.object({
-  limit: z.optional(
-    z.pipe(
-      z.string().check(z.regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`)),
-      z
-        .transform((value: string) => Number(value))
-        .check(
-          z.refine(
-            (n: number) => n >= 1 && n <= MAX_PAGE_SIZE,
-            `must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+  limit: z
+    .optional(
+      z.pipe(
+        z.string().check(z.regex(/^[0-9]{1,3}$/, `must be a whole number from 1 to ${MAX_PAGE_SIZE}`)),
+        z
+          .transform((value: string) => Number(value))
+          .check(
+            z.refine(
+              (n: number) => n >= 1 && n <= MAX_PAGE_SIZE,
+              `must be a whole number from 1 to ${MAX_PAGE_SIZE}`,
+            ),
           ),
-        ),
-    ),
-  ),
-  cursor: z.optional(z.string().check(atMost(1024, 'is not valid'))),
+      ),
+    )
+    .register(z.globalRegistry, {
+      description: `Items per page, ${DEFAULT_PAGE_SIZE} unless given.`,
+      override: asPageSize,
+    }),
+  cursor: z.optional(z.string().check(atMost(1024, 'is not valid'))).register(z.globalRegistry, {
+    description: "The previous page's `nextCursor`. Signed: a changed or foreign cursor answers 400.",
+  }),
 });
 
 export type PageRequest = { limit: number; cursor?: string };
@@ -43,4 +69,8 @@ export const BranchName = z
   .string()
   .check(
     z.refine(isValidBranchName, `must be a valid git branch name of at most ${MAX_BRANCH_LENGTH} characters`),
-  );
+  )
+  .register(z.globalRegistry, {
+    description: `A valid git branch name (the rules of \`git check-ref-format --branch\`), at most ${MAX_BRANCH_LENGTH} characters.`,
+    examples: ['main'],
+  });

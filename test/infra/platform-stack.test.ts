@@ -1,9 +1,10 @@
 import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { describeRoute } from '../../infra/endpoint-function.ts';
+import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
-import { type ApiGroup, isFallback, type Route, routes } from '../../shared/routes.ts';
+import { errorCatalogue } from '../../shared/http/error-catalogue.ts';
+import { type ApiGroup, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
 
 // The stack is synthesized once, with bundling skipped: the template is what is under test, not esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -88,16 +89,18 @@ const refersTo = (value: unknown, logicalId: string): boolean => referencedIds(v
 
 const functions = resourcesOf<FunctionProps>('AWS::Lambda::Function');
 
-/** The logical ids of the functions that describe themselves as serving `route`. */
+/** The logical ids of the functions that describe themselves as serving `route` (with its handler's other rows). */
 const functionIdsOf = (route: Route): string[] =>
-  functions.filter(([, fn]) => fn.Properties.Description === describeRoute(route)).map(([id]) => id);
+  functions
+    .filter(([, fn]) => fn.Properties.Description === describeFunction(route.handler))
+    .map(([id]) => id);
 
 /** The one function of `route`; fails the test when there is none or more than one. */
 function functionOf(route: Route): [string, FunctionProps] {
   const ids = functionIdsOf(route);
   expect(ids).toHaveLength(1);
   const found = functions.find(([id]) => id === ids[0]);
-  if (!found) throw new Error(`No function serves ${describeRoute(route)}`);
+  if (!found) throw new Error(`No function serves ${route.method} ${route.path}`);
   return [found[0], found[1].Properties];
 }
 
@@ -196,63 +199,82 @@ const sorted = (values: Iterable<string>): string[] => [...values].sort();
 // ---- The tests -----------------------------------------------------------------------------------------
 
 describe('PlatformStack', () => {
-  describe.each(routes.map((route): [string, Route] => [describeRoute(route), route]))(
-    'the route %s',
-    (_, route) => {
-      it('has exactly one function, on Node.js 24, arm64, with its memory and a 10 s timeout', () => {
-        const [, fn] = functionOf(route);
-        expect({
-          runtime: fn.Runtime,
-          architectures: fn.Architectures,
-          timeout: fn.Timeout,
-          memory: fn.MemorySize,
-        }).toEqual({
-          runtime: 'nodejs24.x',
-          architectures: ['arm64'],
-          timeout: 10,
-          memory: route.memoryMb ?? 256,
+  describe.each(
+    routes.map((route): [string, Route] => [`${route.method} ${route.path} (${route.api})`, route]),
+  )('the route %s', (_, route) => {
+    it('has exactly one function, on Node.js 24, arm64, with its memory and a 10 s timeout', () => {
+      const [, fn] = functionOf(route);
+      expect({
+        runtime: fn.Runtime,
+        architectures: fn.Architectures,
+        timeout: fn.Timeout,
+        memory: fn.MemorySize,
+      }).toEqual({
+        runtime: 'nodejs24.x',
+        architectures: ['arm64'],
+        timeout: 10,
+        memory: route.memoryMb ?? 256,
+      });
+    });
+
+    it('is reachable through its method on its path, integrated with its own function', () => {
+      const [functionId] = functionOf(route);
+      const reaching = methodsOf(route.api).filter(
+        (method) =>
+          method.httpMethod === route.method &&
+          method.path === route.path &&
+          refersTo(method.integrationUri, functionId),
+      );
+      expect(reaching).toHaveLength(1);
+    });
+
+    it('may use exactly the tables its row names, and write only those it writes', () => {
+      const [, fn] = functionOf(route);
+      const grants = tableGrantsOf(fn);
+      expect(sorted(grants.keys())).toEqual(sorted(tableKeysOf(route)));
+      for (const key of tableKeysOf(route)) {
+        const access = route.tables[key] ?? 'read';
+        expect({ table: key, actions: sorted(grants.get(key) ?? []) }).toEqual({
+          table: key,
+          actions: expectedActions[access],
         });
-      });
+      }
+    });
 
-      it('is reachable through its method on its path, integrated with its own function', () => {
-        const [functionId] = functionOf(route);
-        const reaching = methodsOf(route.api).filter(
-          (method) =>
-            method.httpMethod === route.method &&
-            method.path === route.path &&
-            refersTo(method.integrationUri, functionId),
-        );
-        expect(reaching).toHaveLength(1);
-      });
+    it('gets the name variables of exactly its tables, plus the cursor secret', () => {
+      const [, fn] = functionOf(route);
+      const variables = fn.Environment?.Variables ?? {};
+      expect(sorted(Object.keys(variables))).toEqual(
+        sorted(['CURSOR_SECRET', ...tableKeysOf(route).map((key) => tables[key].envVar)]),
+      );
+      for (const key of tableKeysOf(route)) {
+        expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
+      }
+    });
+  });
 
-      it('may use exactly the tables its row names, and write only those it writes', () => {
-        const [, fn] = functionOf(route);
-        const grants = tableGrantsOf(fn);
-        expect(sorted(grants.keys())).toEqual(sorted(tableKeysOf(route)));
-        for (const key of tableKeysOf(route)) {
-          const access = route.tables[key] ?? 'read';
-          expect({ table: key, actions: sorted(grants.get(key) ?? []) }).toEqual({
-            table: key,
-            actions: expectedActions[access],
-          });
-        }
-      });
+  it('deploys one function per handler of the route table, and no others', () => {
+    expect(functions).toHaveLength(handlers().length);
+  });
 
-      it('gets the name variables of exactly its tables, plus the cursor secret', () => {
-        const [, fn] = functionOf(route);
-        const variables = fn.Environment?.Variables ?? {};
-        expect(sorted(Object.keys(variables))).toEqual(
-          sorted(['CURSOR_SECRET', ...tableKeysOf(route).map((key) => tables[key].envVar)]),
-        );
-        for (const key of tableKeysOf(route)) {
-          expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
-        }
-      });
-    },
-  );
-
-  it('deploys no functions beyond the route rows', () => {
-    expect(functions).toHaveLength(routes.length);
+  it('serves GET /openapi.json and GET /docs and its files on the backend API from one function without table access', () => {
+    const docsRows = routes.filter((route) => route.handler === 'docs');
+    expect(docsRows.map((route) => `${route.api} ${route.method} ${route.path}`)).toEqual([
+      'backend GET /openapi.json',
+      'backend GET /docs',
+      'backend GET /docs/swagger-ui.css',
+      'backend GET /docs/swagger-ui-bundle.js',
+      'backend GET /docs/init.js',
+    ]);
+    const [first] = docsRows;
+    if (!first) throw new Error('No docs row');
+    const [docsFunction, fn] = functionOf(first);
+    const served = methodsOf('backend')
+      .filter((method) => refersTo(method.integrationUri, docsFunction))
+      .map((method) => `${method.httpMethod} ${method.path}`);
+    expect(served.sort()).toEqual(docsRows.map((route) => `${route.method} ${route.path}`).sort());
+    expect(tableGrantsOf(fn).size).toBe(0);
+    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual(['CURSOR_SECRET']);
   });
 
   it('names the platform stage v1 and the backend stage live', () => {
@@ -347,9 +369,11 @@ describe('PlatformStack', () => {
       expect(responses.get('THROTTLED')?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(
         "'1'",
       );
-      expect(shape('REQUEST_TOO_LARGE')).toMatchObject({
+      // The same words as the function's own 413 and the local gateway's: the error catalogue's.
+      expect(shape('REQUEST_TOO_LARGE')).toEqual({
         status: '413',
-        body: { error: 'payload_too_large' },
+        contentType: json,
+        body: { error: 'payload_too_large', message: errorCatalogue.payload_too_large.message },
       });
       expect(shape('RESOURCE_NOT_FOUND')).toMatchObject({ status: '404', body: { error: 'not_found' } });
       expect(shape('ACCESS_DENIED')).toMatchObject({ status: '403', body: { error: 'forbidden' } });

@@ -1,7 +1,12 @@
+import { assertDocumented } from './contract.ts';
+
 export interface JsonResponse {
   status: number;
   headers: Headers;
+  /** Parsed when the answer is JSON (all but the docs page and its files); otherwise the text. */
   body: unknown;
+  /** The body as it came. */
+  text: string;
 }
 
 export interface RequestOptions {
@@ -16,7 +21,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** One real HTTP request; the body is parsed as JSON (every answer of this API is JSON). */
+/**
+ * One real HTTP request. Every answer is checked against the OpenAPI document (test/support/contract.ts):
+ * an undocumented status, header, media type or field fails the test that received it.
+ */
 export async function call(url: string, options: RequestOptions = {}): Promise<JsonResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
@@ -25,14 +33,22 @@ export async function call(url: string, options: RequestOptions = {}): Promise<J
     headers['Content-Type'] ??= 'application/json';
     body = JSON.stringify(options.json);
   }
+  const method = options.method ?? 'GET';
   const response = await fetch(url, {
-    method: options.method ?? 'GET',
+    method,
     headers,
     body,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  assertDocumented({ method, url, status: response.status, headers: response.headers, text });
+  const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: isJson ? (text ? JSON.parse(text) : undefined) : text,
+    text,
+  };
 }
 
 /** The three rate-limit headers as numbers. */

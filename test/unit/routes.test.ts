@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tables } from '../../shared/db/tables.ts';
-import { routes } from '../../shared/routes.ts';
+import { handlers, operations, routes, rowsOf } from '../../shared/routes.ts';
 
 const functionsDir = join(import.meta.dirname, '../../functions');
 
@@ -13,9 +13,27 @@ describe('the route table', () => {
     },
   );
 
-  it('has a row for every function file, and one row per file', () => {
+  it('has a row for every function file', () => {
     const files = readdirSync(functionsDir).map((file) => file.replace(/\.ts$/, ''));
-    expect([...files].sort()).toEqual(routes.map((route) => route.handler).sort());
+    expect([...files].sort()).toEqual([...handlers()].sort());
+  });
+
+  it('gives the rows that share a handler one group, access, table grants and memory: they are one function', () => {
+    for (const handler of handlers()) {
+      const shared = rowsOf(handler).map(({ api, access, tables: grants, memoryMb }) => ({
+        api,
+        access,
+        grants,
+        memoryMb,
+      }));
+      expect(new Set(shared.map((row) => JSON.stringify(row))).size).toBe(1);
+    }
+  });
+
+  it('gives every operation a unique camelCase operationId', () => {
+    const ids = operations().map((route) => route.operationId);
+    for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('lists each method and path of a group once', () => {

@@ -1,0 +1,94 @@
+import * as z from 'zod/mini';
+import type { ReplyHeader } from '../routes.ts';
+
+// The response headers the document names, each once (rendered as components.headers), and which of
+// them a response carries: from the chain (X-Request-Id on every function's answer, the rate-limit
+// trio on every answer of a rate-limited route, Retry-After on a 429) or from the reply itself.
+
+const header = (id: string, schema: z.ZodMiniType, description: string, example: string | number) =>
+  schema.register(z.globalRegistry, { header: { id }, description, examples: [example] });
+
+const epochSeconds = () => z.int().check(z.minimum(0));
+
+const RequestId = header(
+  'X-Request-Id',
+  z.string(),
+  "Identifies this request in the service's logs (API Gateway's request id): quote it when reporting a problem.",
+  'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+);
+const RateLimitLimit = header(
+  'X-RateLimit-Limit',
+  epochSeconds(),
+  'Requests allowed in the current window (per API key; per source address for requests without a valid key and for /auth/*).',
+  100,
+);
+const RateLimitRemaining = header(
+  'X-RateLimit-Remaining',
+  epochSeconds(),
+  'Requests left in the current window, after this one. Refused requests are not counted.',
+  99,
+);
+const RateLimitReset = header(
+  'X-RateLimit-Reset',
+  epochSeconds(),
+  'When the current window ends, in UTC epoch seconds. Windows are fixed and aligned to multiples of their length.',
+  1795338960,
+);
+const RetryAfter = header(
+  'Retry-After',
+  z.int().check(z.minimum(1)),
+  "Seconds to wait before retrying (the same as the body's `retryAfter`).",
+  17,
+);
+const Location = header(
+  'Location',
+  z.string(),
+  "The new resource's address: the path the client posted to, plus its id.",
+  '/v1/projects/prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
+);
+const Allow = header('Allow', z.string(), 'The methods this path supports.', 'GET, POST');
+const ContentSecurityPolicy = header(
+  'Content-Security-Policy',
+  z.string(),
+  'The page loads scripts, styles and the document from this API only.',
+  "default-src 'none'; script-src 'self'",
+);
+
+const replyHeaders: Record<ReplyHeader, z.ZodMiniType> = {
+  Location,
+  'Content-Security-Policy': ContentSecurityPolicy,
+};
+
+/** Whether a response carries the rate-limit trio: always, sometimes (see below) or never. */
+export type RateLimitHeaders = 'always' | 'unless-the-throttle-failed' | 'never';
+
+/** The headers one response carries, as the zod object zod-openapi renders into header refs. */
+export function responseHeaders(options: {
+  rateLimit: RateLimitHeaders;
+  status: number;
+  allow?: boolean;
+  reply?: readonly ReplyHeader[];
+}) {
+  // When the /auth/* throttle itself fails (the store is down), its 500 has no allowance to report:
+  // there the trio is optional, rendered inline because a header component is either required or not.
+  const rateLimit = {
+    always: {
+      'X-RateLimit-Limit': RateLimitLimit,
+      'X-RateLimit-Remaining': RateLimitRemaining,
+      'X-RateLimit-Reset': RateLimitReset,
+    },
+    'unless-the-throttle-failed': {
+      'X-RateLimit-Limit': z.optional(RateLimitLimit),
+      'X-RateLimit-Remaining': z.optional(RateLimitRemaining),
+      'X-RateLimit-Reset': z.optional(RateLimitReset),
+    },
+    never: {},
+  }[options.rateLimit];
+  return z.object({
+    'X-Request-Id': RequestId,
+    ...rateLimit,
+    ...(options.status === 429 ? { 'Retry-After': RetryAfter } : {}),
+    ...(options.allow ? { Allow } : {}),
+    ...Object.fromEntries((options.reply ?? []).map((name) => [name, replyHeaders[name]])),
+  });
+}

@@ -1,0 +1,83 @@
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiResponseObject,
+  ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import type { ErrorCode } from '../http/error-catalogue.ts';
+import type { Access, EndpointRoute, ReplySpec } from '../routes.ts';
+import { requestSchemas } from '../schemas/requests.ts';
+import { responseBodies } from '../schemas/responses.ts';
+import { byStatus, errorResponseOf } from './error-responses.ts';
+import { type RateLimitHeaders, responseHeaders } from './headers.ts';
+
+// One route row as an OpenAPI operation: its input from the schemas it names, its replies from the
+// statuses it documents, and the errors its chain and its domain can answer with.
+
+export const BEARER_SCHEME = 'apiKey';
+
+/** Which answers of a route carry the X-RateLimit-* trio (see shared/http/rate-limit-headers.ts). */
+export function rateLimitHeadersOf(access: Access, status: number): RateLimitHeaders {
+  if (access === 'apiKey') return 'always'; // the allowance is known before anything can fail
+  if (access === 'authThrottled') return status === 500 ? 'unless-the-throttle-failed' : 'always';
+  return 'never';
+}
+
+/** The errors a row can answer with: those of its chain (by access and input) and its domain's. */
+function errorCodesOf(route: EndpointRoute): ErrorCode[] {
+  const request = route.request ?? {};
+  return [
+    ...(Object.keys(request).length > 0 ? (['validation_error'] as const) : []),
+    ...(request.body ? (['payload_too_large', 'unsupported_media_type'] as const) : []),
+    ...(route.access === 'apiKey' ? (['unauthorized', 'rate_limit_exceeded'] as const) : []),
+    ...(route.access === 'authThrottled' ? (['rate_limit_exceeded'] as const) : []),
+    ...(route.errors ?? []),
+    'internal_error',
+  ];
+}
+
+const statusTexts: Record<number, string> = { 200: 'OK', 201: 'Created', 503: 'Unavailable' };
+
+function replyResponse(route: EndpointRoute, status: number, spec: ReplySpec): ZodOpenApiResponseObject {
+  const { body, mediaType, headers } = typeof spec === 'string' ? { body: spec } : spec;
+  return {
+    description: statusTexts[status] ?? String(status),
+    headers: responseHeaders({ rateLimit: rateLimitHeadersOf(route.access, status), status, reply: headers }),
+    content: { [mediaType ?? 'application/json']: { schema: responseBodies[body] } },
+  };
+}
+
+function responsesOf(route: EndpointRoute): ZodOpenApiResponsesObject {
+  const responses = new Map<number, ZodOpenApiResponseObject>();
+  for (const [status, spec] of Object.entries(route.replies)) {
+    responses.set(Number(status), replyResponse(route, Number(status), spec));
+  }
+  for (const [status, codes] of byStatus(errorCodesOf(route))) {
+    if (responses.has(status))
+      throw new Error(`${route.operationId}: ${status} is both a reply and an error`);
+    const headers = responseHeaders({ rateLimit: rateLimitHeadersOf(route.access, status), status });
+    responses.set(status, errorResponseOf(codes, headers));
+  }
+  return Object.fromEntries([...responses].sort(([a], [b]) => a - b));
+}
+
+export function operationOf(route: EndpointRoute): ZodOpenApiOperationObject {
+  const { params, query, body } = route.request ?? {};
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    security: route.access === 'apiKey' ? [{ [BEARER_SCHEME]: [] }] : [],
+    ...(params || query
+      ? {
+          requestParams: {
+            ...(params ? { path: requestSchemas[params] } : {}),
+            ...(query ? { query: requestSchemas[query] } : {}),
+          },
+        }
+      : {}),
+    ...(body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: requestSchemas[body] } } } }
+      : {}),
+    responses: responsesOf(route),
+  };
+}

@@ -1,0 +1,20 @@
+import { LoginBody, RegisterBody } from './auth.ts';
+import { IdParams, PageQuery } from './common.ts';
+import { CreateDeploymentBody } from './deployments.ts';
+import { CreateProjectBody } from './projects.ts';
+
+/**
+ * Every request schema, by the name the route table gives it. A function passes the schema itself to
+ * its endpoint (its bundle holds only its own), typed to be the one its row names; the OpenAPI
+ * document reads them from here.
+ */
+export const requestSchemas = {
+  IdParams,
+  PageQuery,
+  CreateProjectBody,
+  CreateDeploymentBody,
+  RegisterBody,
+  LoginBody,
+} as const;
+
+export type RequestSchemaName = keyof typeof requestSchemas;

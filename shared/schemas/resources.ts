@@ -1,0 +1,136 @@
+import * as z from 'zod/mini';
+import { DEPLOYMENT_STATES } from '../domain/deployment-states.ts';
+import { ID_PATTERN } from '../ids.ts';
+
+// What the API answers about its resources. The domain's types are these schemas' outputs, and the
+// handlers' replies are typed from them through the route table, so a field cannot be returned
+// without being here; the OpenAPI document renders them as components (`id` below). Only the
+// document imports this module at run time: function bundles see its types, not its code.
+
+const prefixedId = (prefix: string, example: string) =>
+  z
+    .string()
+    .check(z.regex(new RegExp(`^${prefix}_${ID_PATTERN.source.slice(1)}`)))
+    .register(z.globalRegistry, {
+      description: `\`${prefix}_\` and a ULID: opaque to clients, sorts by creation time`,
+      examples: [example],
+    });
+
+const Timestamp = z.iso.datetime().register(z.globalRegistry, {
+  id: 'Timestamp',
+  description: 'ISO-8601 date and time in UTC',
+  examples: ['2026-11-22T09:15:42.123Z'],
+});
+
+const NextCursor = z.nullable(z.string()).register(z.globalRegistry, {
+  description:
+    'Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.',
+  examples: [null],
+});
+
+export const Project = z
+  .strictObject({
+    id: prefixedId('prj', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A'),
+    name: z.string(),
+    repository: z.nullable(z.string()),
+    productionBranch: z.string(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .register(z.globalRegistry, {
+    id: 'Project',
+    description: 'A project: what gets deployed. `repository` is an https URL, `owner/name` or null.',
+    examples: [
+      {
+        id: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
+        name: 'web',
+        repository: 'acme/web',
+        productionBranch: 'main',
+        createdAt: '2026-11-22T09:15:42.123Z',
+        updatedAt: '2026-11-22T09:15:42.123Z',
+      },
+    ],
+  });
+
+export const Deployment = z
+  .strictObject({
+    id: prefixedId('dpl', 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M'),
+    projectId: prefixedId('prj', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A'),
+    branch: z.string(),
+    status: z.enum(DEPLOYMENT_STATES),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .register(z.globalRegistry, {
+    id: 'Deployment',
+    description: 'One deployment of a project. A new deployment is `queued`.',
+    examples: [
+      {
+        id: 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M',
+        projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
+        branch: 'main',
+        status: 'queued',
+        createdAt: '2026-11-22T09:16:03.456Z',
+        updatedAt: '2026-11-22T09:16:03.456Z',
+      },
+    ],
+  });
+
+const exampleUser = {
+  id: 'usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y',
+  email: 'ada@example.com',
+  name: 'Ada',
+  role: 'member',
+  createdAt: '2026-11-22T09:14:10.000Z',
+} as const;
+
+export const User = z
+  .strictObject({
+    id: prefixedId('usr', exampleUser.id),
+    email: z.string(),
+    name: z.nullable(z.string()),
+    role: z.enum(['admin', 'member']),
+    createdAt: Timestamp,
+  })
+  .register(z.globalRegistry, {
+    id: 'User',
+    description: 'A user. Never carries a password or its hash.',
+    examples: [exampleUser],
+  });
+
+export const LoginResult = z
+  .strictObject({
+    apiKey: z.string().check(z.regex(/^plat_[0-9A-Za-z]{38}$/)),
+    tokenType: z.literal('Bearer'),
+    expiresAt: Timestamp,
+    user: User,
+  })
+  .register(z.globalRegistry, {
+    id: 'LoginResult',
+    description:
+      'A new API key, shown this once (only its SHA-256 digest is stored). Send it as `Authorization: Bearer <apiKey>`.',
+    examples: [
+      {
+        apiKey: 'plat_3xAmPLeKeY0nLy4D0cUmEnTaT10n5aBcD1e2F3',
+        tokenType: 'Bearer',
+        expiresAt: '2026-12-22T09:15:00.000Z',
+        user: exampleUser,
+      },
+    ],
+  });
+
+export const ProjectList = z
+  .strictObject({ projects: z.array(Project), nextCursor: NextCursor })
+  .register(z.globalRegistry, { id: 'ProjectList', description: 'A page of projects, newest first.' });
+
+export const DeploymentList = z
+  .strictObject({ deployments: z.array(Deployment), nextCursor: NextCursor })
+  .register(z.globalRegistry, {
+    id: 'DeploymentList',
+    description:
+      "A page of a project's deployments, newest first. Read from an index that DynamoDB fills asynchronously: a new deployment may take a moment to appear.",
+  });
+
+export const UserList = z
+  .strictObject({ users: z.array(User), nextCursor: NextCursor })
+  .register(z.globalRegistry, { id: 'UserList', description: 'A page of users, newest first.' });

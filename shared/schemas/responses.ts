@@ -1,0 +1,29 @@
+import {
+  Deployment,
+  DeploymentList,
+  LoginResult,
+  Project,
+  ProjectList,
+  User,
+  UserList,
+} from './resources.ts';
+import { Health, OpenApiDocumentBody, TextBody } from './service-bodies.ts';
+
+/**
+ * Every body a handler may reply with, by the name the route table gives it. The route table and the
+ * reply types import this as a type only; the OpenAPI document is the one importer at run time.
+ */
+export const responseBodies = {
+  Project,
+  ProjectList,
+  Deployment,
+  DeploymentList,
+  User,
+  UserList,
+  LoginResult,
+  Health,
+  OpenApiDocument: OpenApiDocumentBody,
+  Text: TextBody,
+} as const;
+
+export type ResponseBodyName = keyof typeof responseBodies;
