@@ -1,77 +1,63 @@
-// Bundle size and cold-load time of every Lambda function, as `cdk deploy` would ship them.
-// Synthesizes the stack (esbuild bundles each function), then loads each bundle in fresh Node
-// processes and reports the median time of its `require`. Run: `npm run bench`.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+// `npm run bench`: the functions against floors measured in the same run, as ratios.
+//   Cold: every bundle `cdk deploy` would ship against a bare handler bundled by the same CDK code
+//   (the DynamoDB clients and one GetItem): size, gzip size, cold `require`, and the first
+//   invocation (require + one call on DynamoDB Local), medians of interleaved rounds.
+//   Warm: GET /v1/projects/{id} and POST /v1/deployments through the local gateway against a
+//   minimal node:http server making the same DynamoDB calls: p50 latency and throughput.
+// BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 8) trade time for precision.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { App } from 'aws-cdk-lib';
-import { PlatformStack } from '../../infra/platform-stack.ts';
-import { tables } from '../../shared/db/tables.ts';
+import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import { ensureTables } from '../../infra/local/ensure-tables.ts';
+import { localEnvironment } from '../../infra/local/environment.ts';
+import { coldRounds } from './cold-rounds.ts';
+import { printReport } from './report.ts';
+import { makeBenchData } from './setup.ts';
+import { synthesize } from './synth.ts';
+import { listen } from './warm.ts';
+import { warmPhase } from './warm-phase.ts';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 9);
-const BUDGET_BYTES = 150 * 1024;
-
-interface LambdaResource {
-  Type: string;
-  Properties: { Description?: string };
-  Metadata?: { 'aws:asset:path'?: string };
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
-// What each function's configuration provides at cold start (names only matter, not values).
-const env = {
-  ...process.env,
-  ...Object.fromEntries(Object.values(tables).map((table) => [table.envVar, table.localName])),
-  CURSOR_SECRET: 'bench',
-  AWS_REGION: 'eu-west-1',
-};
-
-function coldRequireMs(file: string): number {
-  const script = `const t=process.hrtime.bigint();require(${JSON.stringify(file)});console.log(Number(process.hrtime.bigint()-t)/1e6)`;
-  return Number(execFileSync(process.execPath, ['-e', script], { env, encoding: 'utf8' }).trim());
-}
+const COLD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 8);
+const WARM_PER_ROUND = { sequential: 40, concurrent: 400 };
 
 const outdir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
+const dynamo = await startDynamoDbLocal({ port: await freePort() });
 try {
-  // Asset metadata (which folder holds which function's bundle) is on by default only under the CLI.
-  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
-  new PlatformStack(app, 'PlatformStack');
-  const assembly = app.synth();
-  const template = assembly.getStackByName('PlatformStack').template as {
-    Resources: Record<string, LambdaResource>;
-  };
-  const rows = Object.values(template.Resources)
-    .filter((resource) => resource.Type === 'AWS::Lambda::Function')
-    .map((resource) => {
-      const assetPath = resource.Metadata?.['aws:asset:path'];
-      if (!assetPath) throw new Error(`No asset for ${resource.Properties.Description}`);
-      const file = join(outdir, assetPath, 'index.js');
-      const times = Array.from({ length: RUNS }, () => coldRequireMs(file));
-      return {
-        route: resource.Properties.Description ?? '?',
-        bytes: statSync(file).size,
-        gzipBytes: gzipSync(readFileSync(file)).byteLength,
-        medianMs: median(times),
-      };
-    });
+  Object.assign(process.env, localEnvironment(dynamo.endpoint), {
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_MAX: '100000',
+    ANONYMOUS_RATE_LIMIT_MAX: '100000',
+  });
+  const client = localClient(dynamo.endpoint);
+  await ensureTables(client);
+  client.destroy();
 
-  console.log(`Node ${process.version}, ${RUNS} cold loads per bundle (median)\n`);
-  console.log(
-    `${'route'.padEnd(42)} ${'minified'.padStart(10)} ${'gzip'.padStart(9)} ${'require'.padStart(9)}`,
-  );
-  for (const row of rows) {
-    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-    const over = row.bytes > BUDGET_BYTES ? '  over 150 KB budget' : '';
-    console.log(
-      `${row.route.padEnd(42)} ${kb(row.bytes).padStart(10)} ${kb(row.gzipBytes).padStart(9)} ${`${row.medianMs.toFixed(1)} ms`.padStart(9)}${over}`,
-    );
+  console.log(`Node ${process.version}; bundling the stack's functions and the bare handler...`);
+  const synthesized = synthesize(outdir);
+
+  // Loaded after the settings above: the store's clients read them when they load.
+  const { createGateway } = await import('../../infra/local/gateway.ts');
+  const { createMinimalServer } = await import('./minimal-server.ts');
+  const gateway = await createGateway();
+  const minimal = createMinimalServer();
+  const servers = { gateway: await listen(gateway), minimal: await listen(minimal) };
+  const data = await makeBenchData(servers.gateway, COLD_ROUNDS);
+
+  console.log(`cold: ${synthesized.functions.length + 2} bundles x ${COLD_ROUNDS} rounds...`);
+  const cold = await coldRounds(synthesized, data, dynamo.endpoint, COLD_ROUNDS);
+  console.log(`warm: 2 requests x 2 servers x ${WARM_ROUNDS} rounds...\n`);
+  const warm = await warmPhase(servers, data, WARM_ROUNDS, WARM_PER_ROUND);
+  printReport(cold, warm);
+
+  for (const server of [gateway, minimal]) {
+    server.closeAllConnections();
+    server.close();
   }
 } finally {
+  await dynamo.stop();
   rmSync(outdir, { recursive: true, force: true });
 }
+// The store's clients keep sockets open; nothing else is left to wait for.
+process.exit(0);

@@ -1,0 +1,63 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isoNow, nowSeconds } from '../../shared/clock.ts';
+import { config } from '../../shared/config.ts';
+import { admitKey } from '../../shared/db/api-keys.ts';
+import { putDeployment } from '../../shared/db/deployments.ts';
+import { findProject } from '../../shared/db/projects.ts';
+import { hashApiKey } from '../../shared/domain/api-key-format.ts';
+import { newId } from '../../shared/ids.ts';
+
+// The warm floor: a bare node:http server that makes the DynamoDB calls the service makes for
+// GET /v1/projects/{id} and POST /v1/deployments, through the same store modules and the same
+// clients (one keep-alive pool), and nothing else: no event, no middleware, no validation, no
+// rate-limit headers. The bench checks that it sends the same commands as the gateway.
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const key = req.headers.authorization?.slice('Bearer '.length) ?? '';
+  const admission = await admitKey(hashApiKey(key), {
+    nowSeconds: nowSeconds(),
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    defaultLimit: config.RATE_LIMIT_MAX,
+  });
+  if (admission.outcome !== 'admitted') return send(res, 401, { error: 'unauthorized' });
+  const { userId } = admission.caller;
+  const projectPath = /^\/v1\/projects\/([^/]+)$/.exec(req.url ?? '');
+  if (req.method === 'GET' && projectPath?.[1]) {
+    const project = await findProject(userId, projectPath[1]);
+    return project ? send(res, 200, project) : send(res, 404, { error: 'not_found' });
+  }
+  if (req.method === 'POST' && req.url === '/v1/deployments') {
+    const body = await readJson(req);
+    const project = await findProject(userId, String(body.projectId));
+    if (!project) return send(res, 404, { error: 'not_found' });
+    const now = isoNow();
+    const deployment = {
+      id: newId('dpl'),
+      projectId: project.id,
+      branch: typeof body.branch === 'string' ? body.branch : project.productionBranch,
+      status: 'queued' as const,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await putDeployment(userId, deployment);
+    return send(res, 201, deployment);
+  }
+  send(res, 404, { error: 'not_found' });
+}
+
+export function createMinimalServer(): Server {
+  return createServer((req, res) => {
+    answer(req, res).catch(() => send(res, 500, { error: 'internal_error' }));
+  });
+}
