@@ -42,6 +42,10 @@ function trafficOf(page: RenderedPage, proxy: RecordingProxy, origin: string) {
 }
 
 if (!chromium && !process.env.CI) {
+  // Jest does not list the names of a file whose every test is skipped: say why here.
+  console.warn(
+    'Docs page test skipped: no `chromium` on the PATH (apt-get install -y chromium). CI fails instead.',
+  );
   test.skip('the docs page in headless Chromium: SKIPPED, no `chromium` on the PATH (apt-get install -y chromium; CI must have it)', () => {});
 } else {
   const browser = (): string => {
