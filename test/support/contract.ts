@@ -157,7 +157,11 @@ function bodyProblems(pointer: string, response: ResponseObject, exchange: Excha
     return ['a body that is not JSON'];
   }
   const validate = validatorAt(`${pointer}/content/${escapeToken(mediaType)}/schema`);
-  return validate(body) ? [] : [ajv.errorsText(validate.errors, { dataVar: 'body', separator: '; ' })];
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const field = error.params.additionalProperty;
+    return `body${error.instancePath} ${error.message}${typeof field === 'string' ? `: ${field}` : ''}`;
+  });
 }
 
 /** Throws, naming every difference, unless the document describes this answer. */
