@@ -21,6 +21,8 @@ const ConfigSchema = z.object({
   /** Login attempts per email address and window. */
   LOGIN_EMAIL_RATE_LIMIT_MAX: positiveInt(10),
   API_KEY_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
+  /** How long one request may take, start to answer (shared/deadline.ts). */
+  REQUEST_DEADLINE_MS: positiveInt(3_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -3,28 +3,29 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // Every request has a deadline well inside its function's timeout. It travels with the request's
 // async context rather than through every function's parameters, so the store's client can abort
 // whatever call is in flight when it passes (shared/db/client.ts), whichever layer made the call.
+// No settings are read here: the store's client imports this module, and must not make every
+// module that loads it read the configuration too.
 
 /** The Lambda timeout of every endpoint function (the stack and the local gateway both read it). */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
-
-/**
- * How long one request may take from the start of the chain to its answer. A request makes a few
- * sequential DynamoDB calls of a few milliseconds each (a cold one adds a TLS handshake), and login
- * hashes a password for about 50 ms; 3 s is dozens of times that, yet a stalled store turns into a
- * 500 long before the function's 10 s timeout would hold the container, and a client retrying on
- * a 500 has its answer while a retry is still useful.
- */
-export const REQUEST_DEADLINE_MS = 3_000;
 
 /** Kept free at the end of the function's time for the answer and its log line. */
 const WRAP_UP_MS = 500;
 
 const current = new AsyncLocalStorage<AbortSignal>();
 
-/** The time a request gets: the deadline, or less when the function has less time left. */
-export function requestBudgetMs(remainingMs: number | undefined): number {
-  if (remainingMs === undefined) return REQUEST_DEADLINE_MS;
-  return Math.max(0, Math.min(REQUEST_DEADLINE_MS, remainingMs - WRAP_UP_MS));
+/**
+ * The time a request gets: the deadline (REQUEST_DEADLINE_MS, 3 s by default), or less when the
+ * function has less time left. A request makes a few sequential DynamoDB calls of a few milliseconds
+ * each (a cold one adds a TLS handshake), and login hashes a password for about 50 ms; 3 s is dozens
+ * of times that, yet a stalled store turns into a 500 long before the function's 10 s timeout would
+ * hold the container, and a client retrying on a 500 has its answer while a retry is still useful.
+ * (In Lambda each request has a CPU to itself; a local run that hashes fifty passwords at once on
+ * two cores may want more.)
+ */
+export function requestBudgetMs(deadlineMs: number, remainingMs: number | undefined): number {
+  if (remainingMs === undefined) return deadlineMs;
+  return Math.max(0, Math.min(deadlineMs, remainingMs - WRAP_UP_MS));
 }
 
 /** Runs one request under a deadline `budgetMs` from now. */

@@ -29,6 +29,11 @@ export class ConflictError extends Error {
   override name = 'ConflictError';
 }
 
+/** An Idempotency-Key sent again with a different request. */
+export class IdempotencyKeyReusedError extends Error {
+  override name = 'IdempotencyKeyReusedError';
+}
+
 export class RateLimitedError extends Error {
   override name = 'RateLimitedError';
   readonly retryAfterSeconds: number;

@@ -1,4 +1,5 @@
 import type { TableKey } from './db/tables.ts';
+import { type Scope, scopeFor } from './domain/scopes.ts';
 import type { ErrorCode } from './http/error-catalogue.ts';
 import type { RequestSchemaName } from './schemas/requests.ts';
 import type { ResponseBodyName } from './schemas/responses.ts';
@@ -30,10 +31,14 @@ export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
 /** Headers that a reply carries because of what it is (the chain adds X-Request-Id and the rate-limit ones). */
 export type ReplyHeader = 'Location' | 'Content-Security-Policy';
 
-/** A reply's body by name (JSON), or with its media type and the headers it always carries. */
+/**
+ * A reply's body by name (JSON), or with its media type and the headers it always carries; `null`
+ * for a reply without a body (204).
+ */
 export type ReplySpec =
   | ResponseBodyName
-  | { body: ResponseBodyName; mediaType?: TextMediaType; headers?: readonly ReplyHeader[] };
+  | { body: ResponseBodyName; mediaType?: TextMediaType; headers?: readonly ReplyHeader[] }
+  | null;
 
 interface RouteRow {
   api: ApiGroup;
@@ -50,7 +55,12 @@ interface RouteRow {
 
 /** A row that serves one operation of the OpenAPI document. */
 export interface EndpointRoute extends RouteRow {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
+  /**
+   * The key scope the request needs (shared/domain/scopes.ts), when it is not the method's: logout
+   * is a POST, yet a read-only key may end itself.
+   */
+  scope?: Scope;
   /** camelCase, unique: the document's operationId, which generated clients name their methods after. */
   operationId: string;
   /** The document's tag: the section the operation is listed under. */
@@ -72,12 +82,15 @@ export interface EndpointRoute extends RouteRow {
 export interface FallbackRoute extends RouteRow {
   method: 'ANY';
   operationId?: undefined;
+  scope?: undefined;
 }
 
 export type Route = EndpointRoute | FallbackRoute;
 
 /** Every `apiKey` route counts requests on the key's item, or per source address without one. */
 const keyed = { apiKeys: 'write', rateLimits: 'write' } as const;
+/** Every POST of the versioned API takes an Idempotency-Key (`takesIdempotencyKey` below). */
+const keyedPost = { ...keyed, idempotency: 'write' } as const;
 const throttled = { rateLimits: 'write' } as const;
 
 export const FALLBACK_PATH = '/{proxy+}';
@@ -88,16 +101,22 @@ const routeTable = [
   // Versioned API ({base_url} = .../v1)
   { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { ...keyed, projects: 'read' },
     operationId: 'listProjects', tag: 'Projects', summary: 'List your projects, newest first', request: { query: 'PageQuery' }, replies: { 200: 'ProjectList' } },
-  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { ...keyed, projects: 'write' },
+  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { ...keyedPost, projects: 'write' },
     operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
   { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { ...keyed, projects: 'read' },
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' },
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'write' },
+  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyedPost, projects: 'read', deployments: 'write' },
     operationId: 'createDeployment', tag: 'Deployments', summary: 'Deploy a branch of one of your projects', request: { body: 'CreateDeploymentBody' }, replies: { 201: { body: 'Deployment', headers: ['Location'] } }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', tables: { ...keyed, deployments: 'read' },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
+  { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: keyed,
+    operationId: 'listKeys', tag: 'API keys', summary: 'List your API keys, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'ApiKeyList' } },
+  { api: 'platform', method: 'POST', path: '/keys', handler: 'create-key', access: 'apiKey', tables: keyedPost,
+    operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } } },
+  { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: keyed,
+    operationId: 'revokeKey', tag: 'API keys', summary: 'Revoke one of your API keys, effective on its next request', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: keyed },
 
   // Backend group ({backend_url})
@@ -107,6 +126,8 @@ const routeTable = [
     operationId: 'register', tag: 'Auth', summary: 'Create an account (always a member)', request: { body: 'RegisterBody' }, replies: { 201: 'User' }, errors: ['conflict'] },
   { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { ...throttled, users: 'write', apiKeys: 'write' }, memoryMb: 1024,
     operationId: 'login', tag: 'Auth', summary: 'Exchange email and password for an API key', request: { body: 'LoginBody' }, replies: { 200: 'LoginResult' }, errors: ['unauthorized'] },
+  { api: 'backend', method: 'POST', path: '/auth/logout', handler: 'logout', access: 'apiKey', tables: keyed, scope: 'read',
+    operationId: 'logout', tag: 'Auth', summary: 'Revoke the API key this request is made with' , replies: { 204: null } },
   { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { ...keyed, users: 'read' },
     operationId: 'listUsers', tag: 'Users', summary: 'List all users, newest first (admins only)', request: { query: 'PageQuery' }, replies: { 200: 'UserList' }, errors: ['forbidden'] },
   // The document and its page: one function (`docs`) with no table access serves these rows. One row
@@ -131,6 +152,13 @@ export type RouteTable = typeof routeTable;
 export const routes: readonly Route[] = routeTable;
 
 export const isFallback = (route: Route): route is FallbackRoute => route.method === 'ANY';
+
+/** Every POST of the versioned API may be retried safely with an Idempotency-Key (shared/http/idempotency.ts). */
+export const takesIdempotencyKey = (route: Route): boolean =>
+  route.api === 'platform' && route.method === 'POST';
+
+/** The scope a key needs for a row's requests: its own, or its method's. */
+export const scopeNeeded = (route: EndpointRoute): Scope => route.scope ?? scopeFor(route.method);
 
 /** The rows of one group that serve a concrete path (everything but the fallback). */
 export const endpointsOf = (api: ApiGroup): Route[] =>

@@ -5,6 +5,7 @@ import {
   type DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { type TableDefinition, tables } from '#shared/db/tables.ts';
 
@@ -43,21 +44,41 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
   };
 }
 
-async function exists(client: DynamoDBClient, name: string): Promise<boolean> {
+/** The names of a table's indexes, or undefined when the table does not exist. */
+async function indexesOf(client: DynamoDBClient, name: string): Promise<string[] | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
-    return true;
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    return (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? '');
   } catch (error) {
-    if (error instanceof ResourceNotFoundException) return false;
+    if (error instanceof ResourceNotFoundException) return undefined;
     throw error;
   }
 }
 
-/** Creates every declared table that does not exist yet, under its local name. */
+/** Adds the declared indexes a table made by an older version lacks (a `.data` kept across upgrades). */
+async function addMissingIndexes(client: DynamoDBClient, table: TableDefinition, existing: string[]) {
+  const wanted = createTableInput(table.localName, table);
+  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+    if (existing.includes(index.IndexName ?? '')) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.localName,
+        AttributeDefinitions: wanted.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+  }
+}
+
+/** Creates every declared table that does not exist yet, under its local name, and adds missing indexes. */
 export async function ensureTables(client: DynamoDBClient): Promise<string[]> {
   const createdNames: string[] = [];
   for (const table of Object.values(tables)) {
-    if (await exists(client, table.localName)) continue;
+    const existing = await indexesOf(client, table.localName);
+    if (existing) {
+      await addMissingIndexes(client, table, existing);
+      continue;
+    }
     try {
       await client.send(new CreateTableCommand(createTableInput(table.localName, table)));
       createdNames.push(table.localName);

@@ -139,7 +139,7 @@ export async function createGateway(): Promise<Server> {
       // 5xx, which the stack reshapes like this. Either way it is logged, and the server keeps serving.
       logError('local gateway: request failed', { method: req.method, target: req.url }, error);
       if (canAnswer(res))
-        sendJson(res, 502, { error: 'internal_error', message: 'An unexpected error occurred' });
+        sendJson(res, 502, { error: 'internal_error', message: errorCatalogue.internal_error.message });
     });
   });
   server.on('clientError', answerUnparsable);

@@ -1,9 +1,14 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type * as z from 'zod/mini';
 import type { Caller, Role } from '../domain/caller.ts';
 import { allowance, type RateLimitState, windowAt } from '../domain/rate-limit.ts';
+import { type Scope, scopesOf } from '../domain/scopes.ts';
 import { newId } from '../ids.ts';
+import type { PageRequest } from '../schemas/common.ts';
+import type { ApiKey as ApiKeySchema } from '../schemas/resources.ts';
 import { countingDb, db } from './client.ts';
 import { conditionally } from './conditional.ts';
+import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
 // The API-key table, keyed by the SHA-256 digest of the key. One item holds the owner, the role,
@@ -17,10 +22,17 @@ interface ApiKeyItem {
   keyId: string;
   userId: string;
   role: Role;
+  name: string;
+  scopes: Scope[];
+  /** The first characters and the last four of the plaintext: enough to recognise a key, not to use it. */
+  prefix: string;
+  last4: string;
   createdAt: string;
   /** Epoch seconds; also the table's TTL attribute. */
   expiresAt: number;
   revokedAt?: string;
+  /** Written by the counting write that admits a request: no call of its own. */
+  lastUsedAt?: string;
   /** This key's own allowance per window; the configured default applies when absent. */
   rateLimit?: number;
   windowStart: number;
@@ -31,6 +43,10 @@ export interface NewApiKey {
   keyHash: string;
   userId: string;
   role: Role;
+  name: string;
+  scopes: Scope[];
+  prefix: string;
+  last4: string;
   expiresAt: number;
   rateLimit?: number;
   windowSeconds: number;
@@ -45,6 +61,10 @@ export async function putApiKey(key: NewApiKey): Promise<string> {
     keyId,
     userId: key.userId,
     role: key.role,
+    name: key.name,
+    scopes: key.scopes,
+    prefix: key.prefix,
+    last4: key.last4,
     createdAt: new Date(key.nowSeconds * 1000).toISOString(),
     expiresAt: key.expiresAt,
     ...(key.rateLimit === undefined ? {} : { rateLimit: key.rateLimit }),
@@ -57,13 +77,79 @@ export async function putApiKey(key: NewApiKey): Promise<string> {
   return keyId;
 }
 
+/** A key as its owner sees it: the response schema's type, so no field goes undocumented. */
+export type StoredKey = z.output<typeof ApiKeySchema>;
+
+const isoOfSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString();
+
+const toStoredKey = (item: Record<string, unknown>): StoredKey => ({
+  id: String(item.keyId),
+  name: typeof item.name === 'string' ? item.name : '',
+  prefix: typeof item.prefix === 'string' ? item.prefix : '',
+  last4: typeof item.last4 === 'string' ? item.last4 : '',
+  scopes: scopesOf(item.scopes),
+  createdAt: String(item.createdAt),
+  expiresAt: isoOfSeconds(Number(item.expiresAt)),
+  lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
+  ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
+});
+
+/** A user's keys, newest first. The cursor carries key ids only: the digest never leaves the store. */
+export async function listApiKeys(userId: string, page: PageRequest): Promise<Page<StoredKey>> {
+  const result = await queryPage(
+    {
+      scope: `keys:${userId}`,
+      query: {
+        TableName: table(),
+        IndexName: 'byOwner',
+        KeyConditionExpression: 'userId = :userId',
+        ExpressionAttributeValues: { ':userId': userId },
+      },
+      resume: { below: 'keyId' },
+    },
+    page,
+  );
+  return { items: result.items.map(toStoredKey), nextCursor: result.nextCursor };
+}
+
+/**
+ * Revokes one of a user's keys by id: the index finds its digest, one conditional write on the item
+ * revokes it (and only if it belongs to that user). False when the user has no such key.
+ */
+export async function revokeApiKeyById(userId: string, keyId: string, revokedAt: string): Promise<boolean> {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: 'byOwner',
+      KeyConditionExpression: 'userId = :userId AND keyId = :keyId',
+      ExpressionAttributeValues: { ':userId': userId, ':keyId': keyId },
+      ProjectionExpression: 'keyHash',
+    }),
+  );
+  const keyHash = Items[0]?.keyHash;
+  if (typeof keyHash !== 'string') return false;
+  const revoked = await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { keyHash },
+        // A key revoked before keeps the time it was first revoked.
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :revokedAt)',
+        ConditionExpression: 'userId = :userId',
+        ExpressionAttributeValues: { ':revokedAt': revokedAt, ':userId': userId },
+      }),
+    ),
+  );
+  return !revoked.failed;
+}
+
 export async function revokeApiKeyByHash(keyHash: string, revokedAt: string): Promise<void> {
   await conditionally(() =>
     db.send(
       new UpdateCommand({
         TableName: table(),
         Key: { keyHash },
-        UpdateExpression: 'SET revokedAt = :revokedAt',
+        UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :revokedAt)',
         ConditionExpression: 'attribute_exists(keyHash)',
         ExpressionAttributeValues: { ':revokedAt': revokedAt },
       }),
@@ -92,6 +178,8 @@ export interface AdmissionPolicy {
   defaultLimit: number;
 }
 
+const usedAt = (policy: AdmissionPolicy): string => isoOfSeconds(policy.nowSeconds);
+
 // Shared by both writes: the key exists, is live and is not revoked.
 const LIVE_KEY = 'attribute_exists(keyHash) AND expiresAt > :now AND attribute_not_exists(revokedAt)';
 const UNDER_LIMIT =
@@ -110,6 +198,10 @@ const admitted = (
     userId: String(item.userId),
     role: item.role === 'admin' ? 'admin' : 'member',
     keyId: String(item.keyId),
+    keyHash: String(item.keyHash),
+    scopes: scopesOf(item.scopes),
+    keyExpiresAt: Number(item.expiresAt),
+    ...(typeof item.rateLimit === 'number' ? { keyRateLimit: item.rateLimit } : {}),
   },
   rateLimit: allowance(limitOf(item, policy.defaultLimit), Number(item.windowCount), {
     start: windowStart,
@@ -124,10 +216,11 @@ function countInWindow(keyHash: string, windowStart: number, policy: AdmissionPo
       new UpdateCommand({
         TableName: table(),
         Key: { keyHash },
-        UpdateExpression: 'SET windowCount = windowCount + :one',
+        UpdateExpression: 'SET windowCount = windowCount + :one, lastUsedAt = :usedAt',
         ConditionExpression: `${LIVE_KEY} AND windowStart = :windowStart AND ${UNDER_LIMIT}`,
         ExpressionAttributeValues: {
           ':one': 1,
+          ':usedAt': usedAt(policy),
           ':now': policy.nowSeconds,
           ':windowStart': windowStart,
           ':defaultLimit': policy.defaultLimit,
@@ -146,9 +239,14 @@ function openWindow(keyHash: string, windowStart: number, policy: AdmissionPolic
       new UpdateCommand({
         TableName: table(),
         Key: { keyHash },
-        UpdateExpression: 'SET windowStart = :windowStart, windowCount = :one',
+        UpdateExpression: 'SET windowStart = :windowStart, windowCount = :one, lastUsedAt = :usedAt',
         ConditionExpression: `${LIVE_KEY} AND windowStart < :windowStart`,
-        ExpressionAttributeValues: { ':one': 1, ':now': policy.nowSeconds, ':windowStart': windowStart },
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':now': policy.nowSeconds,
+          ':windowStart': windowStart,
+          ':usedAt': usedAt(policy),
+        },
         ReturnValues: 'ALL_NEW',
       }),
     ),

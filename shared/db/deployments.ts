@@ -4,6 +4,7 @@ import { DEPLOYMENT_STATES } from '../domain/deployment-states.ts';
 import type { PageRequest } from '../schemas/common.ts';
 import type { Deployment as DeploymentSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
+import { putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
@@ -25,12 +26,10 @@ const toDeployment = (item: Record<string, unknown>): Deployment => ({
 });
 
 export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ownerId, ...deployment },
-      ConditionExpression: 'attribute_not_exists(id)',
-    }),
+  await putNew(
+    (input) => db.send(new PutCommand(input)),
+    { TableName: table(), Item: { ownerId, ...deployment } },
+    'id',
   );
 }
 
@@ -54,7 +53,7 @@ export async function listDeploymentsOfProject(
         KeyConditionExpression: 'projectId = :projectId',
         ExpressionAttributeValues: { ':projectId': projectId },
       },
-      keyOf: (id) => ({ ownerId, id, projectId }),
+      resume: { keyOf: (id) => ({ ownerId, id, projectId }) },
     },
     page,
   );

@@ -13,8 +13,22 @@ interface PagedQuery {
   scope: string;
   /** The Query, without Limit and ExclusiveStartKey. Results come newest first. */
   query: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>;
-  /** The full key of the item with the given id, to resume after it. */
-  keyOf: (id: string) => Record<string, string>;
+  /**
+   * How to resume after the item with the given id: its full key (ExclusiveStartKey), or, where
+   * that key holds something a client must not see in a cursor (the API-key digest), the name of
+   * the sort key to continue below.
+   */
+  resume: { keyOf: (id: string) => Record<string, string> } | { below: string };
+}
+
+function resumeAfter(paged: PagedQuery, lastId: string): Partial<QueryCommandInput> {
+  const { resume, query } = paged;
+  if ('keyOf' in resume) return { ExclusiveStartKey: resume.keyOf(lastId) };
+  return {
+    KeyConditionExpression: `${query.KeyConditionExpression} AND #resumeBelow < :resumeBelow`,
+    ExpressionAttributeNames: { ...query.ExpressionAttributeNames, '#resumeBelow': resume.below },
+    ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':resumeBelow': lastId },
+  };
 }
 
 /**
@@ -29,13 +43,18 @@ export async function queryPage(
   const { Items = [] } = await db.send(
     new QueryCommand({
       ...paged.query,
+      ...(startAfter === undefined ? {} : resumeAfter(paged, startAfter)),
       ScanIndexForward: false,
       Limit: page.limit + 1,
-      ...(startAfter === undefined ? {} : { ExclusiveStartKey: paged.keyOf(startAfter) }),
     }),
   );
   const items = Items.slice(0, page.limit);
   const last = items.at(-1);
   const hasMore = Items.length > page.limit && last !== undefined;
-  return { items, nextCursor: hasMore ? encodeCursor(paged.scope, String(last.id)) : null };
+  return {
+    items,
+    nextCursor: hasMore
+      ? encodeCursor(paged.scope, String(last['below' in paged.resume ? paged.resume.below : 'id']))
+      : null,
+  };
 }

@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import type { PageRequest } from '../schemas/common.ts';
 import type { Project as ProjectSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
+import { putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
@@ -24,12 +25,10 @@ const toProject = (item: Record<string, unknown>): Project => ({
 });
 
 export async function putProject(ownerId: string, project: Project): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: table(),
-      Item: { ownerId, ...project },
-      ConditionExpression: 'attribute_not_exists(id)',
-    }),
+  await putNew(
+    (input) => db.send(new PutCommand(input)),
+    { TableName: table(), Item: { ownerId, ...project } },
+    'id',
   );
 }
 
@@ -47,7 +46,7 @@ export async function listProjects(ownerId: string, page: PageRequest): Promise<
         KeyConditionExpression: 'ownerId = :ownerId',
         ExpressionAttributeValues: { ':ownerId': ownerId },
       },
-      keyOf: (id) => ({ ownerId, id }),
+      resume: { keyOf: (id) => ({ ownerId, id }) },
     },
     page,
   );

@@ -24,11 +24,26 @@ export interface TableDefinition {
 }
 
 export const tables = {
-  /** One item per API key, keyed by the SHA-256 digest of the key: owner, role, expiry, rate counter. */
+  /**
+   * One item per API key, keyed by the SHA-256 digest of the key: owner, role, scopes, expiry, rate
+   * counter. `byOwner` lists a user's keys newest first (key ids are ULIDs) and finds one by id.
+   */
   apiKeys: {
     envVar: 'API_KEYS_TABLE',
     localName: 'platform-api-keys',
     partitionKey: 'keyHash',
+    indexes: { byOwner: { partitionKey: 'userId', sortKey: 'keyId' } },
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+  },
+  /**
+   * Responses of POSTs sent with an Idempotency-Key, one item per user and key (`<userId>#<key>`),
+   * kept for a day so that a retry gets the first answer instead of a second resource.
+   */
+  idempotency: {
+    envVar: 'IDEMPOTENCY_TABLE',
+    localName: 'platform-idempotency',
+    partitionKey: 'id',
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: false,
   },

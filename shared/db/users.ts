@@ -115,7 +115,7 @@ export async function listUsers(page: PageRequest): Promise<Page<User>> {
         KeyConditionExpression: 'listing = :listing',
         ExpressionAttributeValues: { ':listing': LISTING },
       },
-      keyOf: (id) => ({ ...userKey(id), listing: LISTING, id }),
+      resume: { keyOf: (id) => ({ ...userKey(id), listing: LISTING, id }) },
     },
     page,
   );

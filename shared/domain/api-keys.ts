@@ -1,42 +1,126 @@
 import { isoNow, nowSeconds } from '../clock.ts';
 import { config } from '../config.ts';
-import { putApiKey, revokeApiKeyByHash } from '../db/api-keys.ts';
+import {
+  listApiKeys,
+  putApiKey,
+  revokeApiKeyByHash,
+  revokeApiKeyById,
+  type StoredKey,
+} from '../db/api-keys.ts';
+import type { Page } from '../db/pages.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import type { PageRequest } from '../schemas/common.ts';
 import { generateApiKey, hashApiKey } from './api-key-format.ts';
-import type { Role } from './caller.ts';
+import type { Caller, Role } from './caller.ts';
+import { coversAll, SCOPES, type Scope } from './scopes.ts';
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** How much of the plaintext a listing shows: the fixed `plat_` and four characters more. */
+const PREFIX_LENGTH = 9;
 
 export interface IssuedApiKey {
   /** The plaintext: returned once, to the caller that asked for it, and never stored. */
   apiKey: string;
-  keyId: string;
-  expiresAt: string;
+  key: StoredKey;
 }
 
 export interface KeyRequest {
   userId: string;
   role: Role;
+  name: string;
+  /** Defaults to every scope. */
+  scopes?: Scope[];
   /** Defaults to API_KEY_TTL_SECONDS. */
   ttlSeconds?: number;
   /** This key's own allowance per window; RATE_LIMIT_MAX when absent. */
   rateLimit?: number;
 }
 
-/** Issues a new API key for a user: login calls this, and so do tests and operator scripts. */
+/** Issues a new API key for a user: login, key creation, tests and operator scripts all come here. */
 export async function issueApiKey(request: KeyRequest): Promise<IssuedApiKey> {
   const apiKey = generateApiKey();
   const now = nowSeconds();
   const expiresAt = now + (request.ttlSeconds ?? config.API_KEY_TTL_SECONDS);
+  const scopes = request.scopes ?? [...SCOPES];
+  const shown = {
+    name: request.name,
+    scopes,
+    prefix: apiKey.slice(0, PREFIX_LENGTH),
+    last4: apiKey.slice(-4),
+  };
   const keyId = await putApiKey({
     keyHash: hashApiKey(apiKey),
     userId: request.userId,
     role: request.role,
+    ...shown,
     expiresAt,
     ...(request.rateLimit === undefined ? {} : { rateLimit: request.rateLimit }),
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     nowSeconds: now,
   });
-  return { apiKey, keyId, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  const createdAt = new Date(now * 1000).toISOString();
+  return {
+    apiKey,
+    key: {
+      id: keyId,
+      ...shown,
+      createdAt,
+      expiresAt: new Date(expiresAt * 1000).toISOString(),
+      lastUsedAt: null,
+    },
+  };
 }
 
+export interface NewKeyInput {
+  name: string;
+  scopes?: Scope[];
+  expiresInDays?: number;
+}
+
+/**
+ * A key the caller makes for itself (a CI job's, a laptop's). It can never do more than the key
+ * that made it: no scope it lacks, no life past its expiry, no larger allowance.
+ */
+export async function createKey(caller: Caller, input: NewKeyInput): Promise<IssuedApiKey> {
+  const scopes = input.scopes ?? caller.scopes;
+  if (!coversAll(caller.scopes, scopes)) {
+    throw new ValidationError(
+      'scopes',
+      `scopes must not exceed those of the calling key (${caller.scopes.join(', ')})`,
+    );
+  }
+  const remaining = caller.keyExpiresAt - nowSeconds();
+  const asked = input.expiresInDays === undefined ? undefined : input.expiresInDays * DAY_SECONDS;
+  if (asked !== undefined && asked > remaining) {
+    throw new ValidationError(
+      'expiresInDays',
+      `expiresInDays must not outlive the calling key, which expires at ${new Date(caller.keyExpiresAt * 1000).toISOString()}`,
+    );
+  }
+  return issueApiKey({
+    userId: caller.userId,
+    role: caller.role,
+    name: input.name,
+    scopes,
+    ttlSeconds: asked ?? Math.min(config.API_KEY_TTL_SECONDS, remaining),
+    ...(caller.keyRateLimit === undefined ? {} : { rateLimit: caller.keyRateLimit }),
+  });
+}
+
+export const listKeys = (caller: Caller, page: PageRequest): Promise<Page<StoredKey>> =>
+  listApiKeys(caller.userId, page);
+
+/** Revokes one of the caller's keys; another user's key, or none, is not found. */
+export async function revokeKey(caller: Caller, keyId: string): Promise<void> {
+  if (!(await revokeApiKeyById(caller.userId, keyId, isoNow()))) throw new NotFoundError('Key not found');
+}
+
+/** Logout: the key that made the request is revoked; its next request is a 401. */
+export const revokeCallingKey = (caller: Caller): Promise<void> =>
+  revokeApiKeyByHash(caller.keyHash, isoNow());
+
+/** Revokes a key by its plaintext (tests and operators). */
 export async function revokeApiKey(apiKey: string): Promise<void> {
   await revokeApiKeyByHash(hashApiKey(apiKey), isoNow());
 }

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { isoNow } from '../clock.ts';
 import { findCredentials, findUser, type User, updatePasswordHash } from '../db/users.ts';
 import { UnauthorizedError } from '../errors.ts';
 import type { LoginInput, RegisterInput } from '../schemas/auth.ts';
@@ -34,6 +35,7 @@ export async function login(input: LoginInput): Promise<LoginResult> {
   }
   const user = await findUser(credentials.userId);
   if (!user) throw new Error(`Credentials of ${credentials.userId} have no user`);
-  const key = await issueApiKey({ userId: user.id, role: user.role });
-  return { apiKey: key.apiKey, tokenType: 'Bearer', expiresAt: key.expiresAt, user };
+  // A full-scope key, named after the login that made it, so that it can be told apart in the list.
+  const issued = await issueApiKey({ userId: user.id, role: user.role, name: `login ${isoNow()}` });
+  return { apiKey: issued.apiKey, tokenType: 'Bearer', expiresAt: issued.key.expiresAt, user };
 }

@@ -1,3 +1,5 @@
+import type { Scope } from './scopes.ts';
+
 export type Role = 'admin' | 'member';
 
 /** Who is calling, as established by the API key on the request. */
@@ -5,4 +7,12 @@ export interface Caller {
   userId: string;
   role: Role;
   keyId: string;
+  /** The presented key's digest: logout revokes it with one consistent write, not through an index. */
+  keyHash: string;
+  /** What the presented key may do. */
+  scopes: Scope[];
+  /** When the presented key expires (epoch seconds): a key it creates cannot outlive it. */
+  keyExpiresAt: number;
+  /** The presented key's own allowance, when it has one: a key it creates inherits it. */
+  keyRateLimit?: number;
 }

@@ -1,19 +1,26 @@
 import type { MiddlewareObj } from '@middy/core';
 import { admit, allowanceBeforeCounting } from '../domain/admission.ts';
+import { allows, type Scope, scopeFor } from '../domain/scopes.ts';
+import { ForbiddenError } from '../errors.ts';
 import { headerValue } from './headers.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /**
- * `Authorization: Bearer <API_KEY>` authentication plus the per-key rate limit. An allowance is
+ * `Authorization: Bearer <API_KEY>` authentication, the per-key rate limit and the key's scopes. An allowance is
  * recorded before anything can fail, so a 401, a 429 or a 500 carries the X-RateLimit-* headers too.
  */
-export function apiKeyAuth(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+export function apiKeyAuth(scope?: Scope): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const before = async (request: EndpointRequest): Promise<void> => {
     const { state } = request.context;
     state.rateLimit = allowanceBeforeCounting();
     const admission = await admit(headerValue(request.event, 'authorization'), state.sourceIp);
     state.rateLimit = admission.rateLimit;
     if (!admission.admitted) throw admission.error;
+    // Counted first: a request outside the key's scopes still spends its allowance, like any other.
+    const needed = scope ?? scopeFor(request.event.httpMethod);
+    if (!allows(admission.caller.scopes, needed)) {
+      throw new ForbiddenError(`This request needs the ${needed} scope, which this API key does not have`);
+    }
     state.caller = admission.caller;
   };
   return { before };

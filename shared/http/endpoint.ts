@@ -1,13 +1,15 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { config } from '../config.ts';
 import { type TableKey, tables } from '../db/tables.ts';
 import { requestBudgetMs, withDeadline } from '../deadline.ts';
 import type { Caller } from '../domain/caller.ts';
 import { requireEnv } from '../env.ts';
-import { type Route, routes } from '../routes.ts';
+import { type Route, routes, takesIdempotencyKey } from '../routes.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
+import { idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 import { repliesFor } from './replies.ts';
@@ -75,9 +77,9 @@ function requireTables(route: Route): void {
   for (const key of Object.keys(route.tables) as TableKey[]) requireEnv(tables[key].envVar);
 }
 
-function admissionFor(access: 'apiKey' | 'authThrottled' | 'public'): Middleware[] {
-  if (access === 'apiKey') return [apiKeyAuth()];
-  if (access === 'authThrottled') return [sourceThrottle()];
+function admissionFor(route: Route): Middleware[] {
+  if (route.access === 'apiKey') return [apiKeyAuth(route.scope)];
+  if (route.access === 'authThrottled') return [sourceThrottle()];
   return [];
 }
 
@@ -89,7 +91,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
   const route = routeFor(handlerName);
   requireTables(route);
   const reply = repliesFor<H>();
-  const lambdaHandler = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
+  const run = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
     const input = {
       params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
       query: schemas.query
@@ -107,17 +109,18 @@ function build<S extends InputSchemas, H extends HandlerName>(
     } as OpenInput<S, H>;
     return replyResult(await handle(context, input));
   };
+  const lambdaHandler = takesIdempotencyKey(route) ? idempotent(run) : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
     .use(requestLifecycle())
     .use(rateLimitHeaders())
     .use(errorShaping())
-    .use(admissionFor(route.access))
+    .use(admissionFor(route))
     .use(schemas.body ? [jsonBody()] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
   // passes is aborted, and the error shaping answers the contract's 500 with its headers.
   return (event, context) =>
-    withDeadline(requestBudgetMs(context.getRemainingTimeInMillis?.()), () =>
+    withDeadline(requestBudgetMs(config.REQUEST_DEADLINE_MS, context.getRemainingTimeInMillis?.()), () =>
       chain(event, context as EndpointContext),
     );
 }

@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import {
   ConflictError,
   ForbiddenError,
+  IdempotencyKeyReusedError,
   NotFoundError,
   RateLimitedError,
   UnauthorizedError,
@@ -40,6 +41,7 @@ export function errorResponse(error: unknown): ProxyResult {
     return errorAnswer('method_not_allowed', error.message, { headers: { Allow: error.allow.join(', ') } });
   }
   if (error instanceof ConflictError) return errorAnswer('conflict', error.message);
+  if (error instanceof IdempotencyKeyReusedError) return errorAnswer('idempotency_key_reused', error.message);
   if (error instanceof PayloadTooLargeError) {
     return errorAnswer('payload_too_large', errorCatalogue.payload_too_large.message);
   }

@@ -1,10 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationError } from '../errors.ts';
+import { MAX_REQUEST_BODY_BYTES } from './error-catalogue.ts';
 import { headerValue } from './headers.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
-
-export const MAX_BODY_BYTES = 64 * 1024;
 
 // Fatal: bytes that are not UTF-8 are refused, not silently replaced with U+FFFD (RFC 8259 §8.1).
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -20,7 +19,7 @@ export function jsonBody(): MiddlewareObj<ProxyEvent, ProxyResult, Error, Endpoi
     const { event } = request;
     const raw = event.body ?? '';
     const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-    if (bytes.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    if (bytes.byteLength > MAX_REQUEST_BODY_BYTES) throw new PayloadTooLargeError(MAX_REQUEST_BODY_BYTES);
     if (bytes.byteLength === 0) throw new ValidationError('body', 'Request body must be a JSON object');
     if (!JSON_MEDIA_TYPE.test(headerValue(event, 'content-type') ?? ''))
       throw new UnsupportedMediaTypeError();

@@ -8,15 +8,18 @@ import type { Reply } from './types.ts';
 export function repliesFor<H extends HandlerName>(): ReplyHelpers<H> {
   // The one place a reply becomes a documented one: the helpers' parameter types did the checking.
   const documented = (reply: Reply) => reply as DocumentedReply<H>;
+  const created = (body: unknown, collectionPath: string, id: string) =>
+    documented({
+      status: 201,
+      body,
+      headers: { Location: `${collectionPath.replace(/\/+$/, '')}/${encodeURIComponent(id)}` },
+    });
   return {
     ok: (body) => documented({ status: 200, body }),
-    created: (body: { id: string }, collectionPath: string) =>
-      documented({
-        status: 201,
-        body,
-        headers: { Location: `${collectionPath.replace(/\/+$/, '')}/${encodeURIComponent(body.id)}` },
-      }),
+    created: (body: { id: string }, collectionPath: string) => created(body, collectionPath, body.id),
+    createdWithId: (body: unknown, collectionPath: string, id: string) => created(body, collectionPath, id),
     json: (status, body) => documented({ status, body }),
+    noContent: () => documented({ status: 204 }),
     text: (mediaType: string, body: string, headers: Record<string, string> = {}) =>
       documented({ status: 200, body, headers, mediaType }),
   };

@@ -27,15 +27,17 @@ type Output<Name> = z.output<(typeof responseBodies)[Name & ResponseBodyName]>;
 type LocationIn<Spec> = Spec extends { headers: readonly (infer Header)[] }
   ? Extract<Header, 'Location'>
   : never;
-type PlainJsonBody<Spec> = Spec extends ResponseBodyName
-  ? Output<Spec>
-  : Spec extends { mediaType: string }
-    ? never
-    : [LocationIn<Spec>] extends [never]
-      ? Spec extends { body: infer Name }
-        ? Output<Name>
-        : never
-      : never;
+type PlainJsonBody<Spec> = Spec extends null
+  ? never
+  : Spec extends ResponseBodyName
+    ? Output<Spec>
+    : Spec extends { mediaType: string }
+      ? never
+      : [LocationIn<Spec>] extends [never]
+        ? Spec extends { body: infer Name }
+          ? Output<Name>
+          : never
+        : never;
 type CreatedBody<Spec> = Spec extends { body: infer Name }
   ? [LocationIn<Spec>] extends [never]
     ? never
@@ -64,8 +66,12 @@ export interface ReplyHelpers<H extends HandlerName> {
   ok(body: PlainJsonBody<SpecsOf<H, 200>>): DocumentedReply<H>;
   /** 201 with `Location`: the collection path the client posted to, plus the new id. */
   created(body: CreatedBody<SpecsOf<H, 201>> & { id: string }, collectionPath: string): DocumentedReply<H>;
+  /** 201 with `Location`, for a body whose id is not at its top (a new key and its secret). */
+  createdWithId(body: CreatedBody<SpecsOf<H, 201>>, collectionPath: string, id: string): DocumentedReply<H>;
   /** Another documented status with its JSON body (a 503, a 201 without Location). */
   json<S extends JsonStatusOf<H>>(status: S, body: PlainJsonBody<SpecsOf<H, S>>): DocumentedReply<H>;
+  /** 204 with no body, where its rows document one. */
+  noContent(this: void, ...none: null extends SpecsOf<H, 204> ? [] : [never]): DocumentedReply<H>;
   /** 200 with a page or file in one of the media types its rows document. */
   text(
     mediaType: TextMediaTypeIn<SpecsOf<H, 200>>,

@@ -22,6 +22,8 @@ export function withHeaders(response: ProxyResult, headers: Record<string, strin
 
 /** A handler's reply as the API Gateway result: JSON, or its own media type as UTF-8 text. */
 export function replyResult(reply: Reply): ProxyResult {
+  // No content, and so no Content-Type to describe it.
+  if (reply.status === 204) return { statusCode: 204, headers: { ...reply.headers }, body: '' };
   if (reply.mediaType === undefined) return jsonResponse(reply.status, reply.body, reply.headers);
   return {
     statusCode: reply.status,

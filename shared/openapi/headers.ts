@@ -54,6 +54,24 @@ const ContentSecurityPolicy = header(
   "default-src 'none'; script-src 'self'",
 );
 
+const IdempotencyReplayed = header(
+  'Idempotency-Replayed',
+  z.literal('true'),
+  'Present on an answer replayed for a retry with the same Idempotency-Key: the first answer, byte for byte.',
+  'true',
+);
+
+/** The request header of the POSTs that may be retried safely. */
+export const IdempotencyKeyHeader = z.object({
+  'Idempotency-Key': z
+    .optional(z.string().check(z.minLength(1), z.maxLength(255)))
+    .register(z.globalRegistry, {
+      description:
+        'Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer (with `Idempotency-Replayed: true`) instead of running again; with another request it is a 422, and while the first still runs a 409. Keys are per user; 1 to 255 visible ASCII characters. Answers of 500 and above, and validation failures, are not kept.',
+      examples: ['5f1c0c7e-3f4a-4b8e-9d0a-7a6b2c1d9e8f'],
+    }),
+});
+
 const replyHeaders: Record<ReplyHeader, z.ZodMiniType> = {
   Location,
   'Content-Security-Policy': ContentSecurityPolicy,
@@ -68,6 +86,8 @@ export function responseHeaders(options: {
   status: number;
   allow?: boolean;
   reply?: readonly ReplyHeader[];
+  /** An answer of a POST that takes an Idempotency-Key: a replay says so. */
+  replayable?: boolean;
 }) {
   // When the /auth/* throttle itself fails (the store is down), its 500 has no allowance to report:
   // there the trio is optional, rendered inline because a header component is either required or not.
@@ -90,5 +110,8 @@ export function responseHeaders(options: {
     ...(options.status === 429 ? { 'Retry-After': RetryAfter } : {}),
     ...(options.allow ? { Allow } : {}),
     ...Object.fromEntries((options.reply ?? []).map((name) => [name, replyHeaders[name]])),
+    ...(options.replayable && options.status < 300
+      ? { 'Idempotency-Replayed': z.optional(IdempotencyReplayed) }
+      : {}),
   });
 }

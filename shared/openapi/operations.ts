@@ -4,11 +4,17 @@ import type {
   ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import type { ErrorCode } from '../http/error-catalogue.ts';
-import type { Access, EndpointRoute, ReplySpec } from '../routes.ts';
+import {
+  type Access,
+  type EndpointRoute,
+  type ReplySpec,
+  scopeNeeded,
+  takesIdempotencyKey,
+} from '../routes.ts';
 import { requestSchemas } from '../schemas/requests.ts';
 import { responseBodies } from '../schemas/responses.ts';
 import { byStatus, errorResponseOf } from './error-responses.ts';
-import { type RateLimitHeaders, responseHeaders } from './headers.ts';
+import { IdempotencyKeyHeader, type RateLimitHeaders, responseHeaders } from './headers.ts';
 
 // One route row as an OpenAPI operation: its input from the schemas it names, its replies from the
 // statuses it documents, and the errors its chain and its domain can answer with.
@@ -25,23 +31,37 @@ export function rateLimitHeadersOf(access: Access, status: number): RateLimitHea
 /** The errors a row can answer with: those of its chain (by access and input) and its domain's. */
 function errorCodesOf(route: EndpointRoute): ErrorCode[] {
   const request = route.request ?? {};
-  return [
-    ...(Object.keys(request).length > 0 ? (['validation_error'] as const) : []),
+  const idempotent = takesIdempotencyKey(route);
+  const codes: ErrorCode[] = [
+    ...(Object.keys(request).length > 0 || idempotent ? (['validation_error'] as const) : []),
     ...(request.body ? (['payload_too_large', 'unsupported_media_type'] as const) : []),
     ...(route.access === 'apiKey' ? (['unauthorized', 'rate_limit_exceeded'] as const) : []),
+    // A key without the scope the row needs; every key may read.
+    ...(route.access === 'apiKey' && scopeNeeded(route) === 'write' ? (['forbidden'] as const) : []),
     ...(route.access === 'authThrottled' ? (['rate_limit_exceeded'] as const) : []),
+    ...(idempotent ? (['conflict', 'idempotency_key_reused'] as const) : []),
     ...(route.errors ?? []),
     'internal_error',
   ];
+  return [...new Set(codes)];
 }
 
-const statusTexts: Record<number, string> = { 200: 'OK', 201: 'Created', 503: 'Unavailable' };
+const statusTexts: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  503: 'Unavailable',
+};
 
 function replyResponse(route: EndpointRoute, status: number, spec: ReplySpec): ZodOpenApiResponseObject {
+  const description = statusTexts[status] ?? String(status);
+  const rateLimit = rateLimitHeadersOf(route.access, status);
+  const replayable = takesIdempotencyKey(route);
+  if (spec === null) return { description, headers: responseHeaders({ rateLimit, status, replayable }) };
   const { body, mediaType, headers } = typeof spec === 'string' ? { body: spec } : spec;
   return {
-    description: statusTexts[status] ?? String(status),
-    headers: responseHeaders({ rateLimit: rateLimitHeadersOf(route.access, status), status, reply: headers }),
+    description,
+    headers: responseHeaders({ rateLimit, status, reply: headers, replayable }),
     content: { [mediaType ?? 'application/json']: { schema: responseBodies[body] } },
   };
 }
@@ -67,11 +87,12 @@ export function operationOf(route: EndpointRoute): ZodOpenApiOperationObject {
     summary: route.summary,
     tags: [route.tag],
     security: route.access === 'apiKey' ? [{ [BEARER_SCHEME]: [] }] : [],
-    ...(params || query
+    ...(params || query || takesIdempotencyKey(route)
       ? {
           requestParams: {
             ...(params ? { path: requestSchemas[params] } : {}),
             ...(query ? { query: requestSchemas[query] } : {}),
+            ...(takesIdempotencyKey(route) ? { header: IdempotencyKeyHeader } : {}),
           },
         }
       : {}),

@@ -1,6 +1,7 @@
 import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams, PageQuery } from './common.ts';
 import { CreateDeploymentBody } from './deployments.ts';
+import { CreateKeyBody } from './keys.ts';
 import { CreateProjectBody } from './projects.ts';
 
 /**
@@ -15,6 +16,7 @@ export const requestSchemas = {
   CreateDeploymentBody,
   RegisterBody,
   LoginBody,
+  CreateKeyBody,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

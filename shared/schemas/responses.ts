@@ -1,4 +1,7 @@
 import {
+  ApiKey,
+  ApiKeyList,
+  CreatedApiKey,
   Deployment,
   DeploymentList,
   LoginResult,
@@ -21,6 +24,9 @@ export const responseBodies = {
   User,
   UserList,
   LoginResult,
+  ApiKey,
+  ApiKeyList,
+  CreatedApiKey,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

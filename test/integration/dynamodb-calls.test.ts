@@ -38,6 +38,39 @@ describe('DynamoDB round trips per request', () => {
     expect(await countCalls(deploy)).toEqual(['UpdateItemCommand', 'GetItemCommand', 'PutItemCommand']);
   });
 
+  it('POST /projects: 2 without an Idempotency-Key; 4 with one (claim, then the answer); 1 for a replay', async () => {
+    const { key } = await newCaller();
+    const create = (headers: Record<string, string> = {}) =>
+      call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' }, headers });
+    expect(await countCalls(() => create())).toEqual(['UpdateItemCommand', 'PutItemCommand']);
+    const withKey = () => create({ 'Idempotency-Key': 'calls-test' });
+    expect(await countCalls(withKey)).toEqual([
+      'UpdateItemCommand',
+      'PutItemCommand',
+      'PutItemCommand',
+      'UpdateItemCommand',
+    ]);
+    expect(await countCalls(withKey)).toEqual(['UpdateItemCommand', 'PutItemCommand']);
+  });
+
+  it('keys: list 2 (auth and count, one Query); revoke 3 (auth, the index, the revocation); logout 2', async () => {
+    const { key } = await newCaller();
+    const made = await call(`${gateway.baseUrl}/keys`, { method: 'POST', key, json: { name: 'ci' } });
+    const { apiKey, key: shown } = made.body as { apiKey: string; key: { id: string } };
+    expect(await countCalls(() => call(`${gateway.baseUrl}/keys`, { key }))).toEqual([
+      'UpdateItemCommand',
+      'QueryCommand',
+    ]);
+    expect(
+      await countCalls(() => call(`${gateway.baseUrl}/keys/${shown.id}`, { method: 'DELETE', key })),
+    ).toEqual(['UpdateItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    const { key: other } = await newCaller();
+    expect(
+      await countCalls(() => call(`${gateway.backendUrl}/auth/logout`, { method: 'POST', key: other })),
+    ).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    expect(apiKey).toMatch(/^plat_/);
+  });
+
   it('a request without a key: 1 (the per-address counter)', async () => {
     expect(await countCalls(() => call(`${gateway.baseUrl}/projects`))).toEqual(['UpdateItemCommand']);
   });

@@ -20,12 +20,12 @@ async function storedPasswordHash(email: string): Promise<string> {
 }
 
 describe('logs', () => {
-  it('never contain a password, an API key, its digest or a password hash', async () => {
+  it('never contain a password, an API key (logged in, created or revoked), its digest or a password hash', async () => {
     const email = uniqueEmail('logs');
     const password = 'log-scan secret passphrase';
     const previous = process.env.LOG_LEVEL;
     process.env.LOG_LEVEL = 'info';
-    const { result: apiKey, lines } = await captureLogs(async () => {
+    const { result: keys, lines } = await captureLogs(async () => {
       const post = (path: string, json: unknown, key?: string) =>
         call(`${gateway.backendUrl}${path}`, { method: 'POST', json, ...(key ? { key } : {}) });
       await post('/auth/register', { email, password });
@@ -37,7 +37,16 @@ describe('logs', () => {
       await call(`${gateway.baseUrl}/projects`, { key });
       await call(`${gateway.backendUrl}/api/v1/users`, { key }); // 403
       await call(`${gateway.baseUrl}/projects`, { key: `${key.slice(0, -1)}x` }); // 401
-      return key;
+      const created = await call(`${gateway.baseUrl}/keys`, {
+        method: 'POST',
+        key,
+        json: { name: 'ci' },
+        headers: { 'Idempotency-Key': 'log-scan' },
+      });
+      const madeKey = (created.body as { apiKey: string }).apiKey;
+      await call(`${gateway.baseUrl}/keys`, { key: madeKey });
+      await call(`${gateway.backendUrl}/auth/logout`, { method: 'POST', key: madeKey });
+      return [key, madeKey];
     });
     if (previous === undefined) delete process.env.LOG_LEVEL;
     else process.env.LOG_LEVEL = previous;
@@ -45,7 +54,11 @@ describe('logs', () => {
     expect(lines.length).toBeGreaterThanOrEqual(8); // one access line per request: logging was on
     const passwordHash = await storedPasswordHash(email);
     expect(passwordHash).toMatch(/^\$argon2id\$/);
-    const secrets = [password, apiKey, apiKey.slice(5), hashApiKey(apiKey), passwordHash];
+    const secrets = [
+      password,
+      passwordHash,
+      ...keys.flatMap((apiKey) => [apiKey, apiKey.slice(5), hashApiKey(apiKey)]),
+    ];
     for (const line of lines) {
       for (const secret of secrets) expect(line).not.toContain(secret);
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { issueApiKey } from '../../shared/domain/api-keys.ts';
 import type { Role } from '../../shared/domain/caller.ts';
+import type { Scope } from '../../shared/domain/scopes.ts';
 
 export interface TestCaller {
   userId: string;
@@ -12,12 +13,14 @@ export interface TestCaller {
  * every test has its own owner, allowance and data.
  */
 export async function newCaller(
-  options: { role?: Role; rateLimit?: number; ttlSeconds?: number } = {},
+  options: { role?: Role; rateLimit?: number; ttlSeconds?: number; scopes?: Scope[] } = {},
 ): Promise<TestCaller> {
   const userId = `usr_test_${randomUUID()}`;
   const issued = await issueApiKey({
     userId,
     role: options.role ?? 'member',
+    name: 'test',
+    ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.ttlSeconds === undefined ? {} : { ttlSeconds: options.ttlSeconds }),
   });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { REQUEST_DEADLINE_MS, requestBudgetMs, withDeadline } from '../../shared/deadline.ts';
+import { requestBudgetMs, withDeadline } from '../../shared/deadline.ts';
 import { overrideSettings } from '../support/settings.ts';
 
 // A store that accepts connections and never answers: the case where only timers can end a call.
@@ -55,9 +55,9 @@ describe('deadlines on store calls', () => {
   }, 10_000);
 
   it('gives a request the deadline, or less when the function has less time left', () => {
-    expect(requestBudgetMs(undefined)).toBe(REQUEST_DEADLINE_MS);
-    expect(requestBudgetMs(10_000)).toBe(REQUEST_DEADLINE_MS);
-    expect(requestBudgetMs(2_000)).toBe(1_500);
-    expect(requestBudgetMs(100)).toBe(0);
+    expect(requestBudgetMs(3_000, undefined)).toBe(3_000);
+    expect(requestBudgetMs(3_000, 10_000)).toBe(3_000);
+    expect(requestBudgetMs(3_000, 2_000)).toBe(1_500);
+    expect(requestBudgetMs(3_000, 100)).toBe(0);
   });
 });

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { nowSeconds } from '../clock.ts';
+import { claim, complete, release, type StoredResponse } from '../db/idempotency.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '../deadline.ts';
+import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../errors.ts';
+import { headerValue } from './headers.ts';
+import { withHeaders } from './responses.ts';
+import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
+
+// `Idempotency-Key` on the POSTs of the versioned API (Stripe's semantics, the IETF draft's header):
+// a client whose POST timed out sends it again with the same key and gets the first answer, not a
+// second project. Records are per user, so two users cannot see or block each other's keys.
+
+const HEADER = 'Idempotency-Key';
+const MAX_KEY_LENGTH = 255;
+/** How long a first answer is kept for replay. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+const VISIBLE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** Key order does not make two bodies different requests. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What makes a retry the same request: method, path and body. */
+const fingerprintOf = (event: ProxyEvent, body: unknown): string =>
+  createHash('sha256')
+    .update(`${event.httpMethod}\n${event.path}\n${canonicalJson(body ?? null)}`)
+    .digest('base64url');
+
+function idempotencyKeyOf(event: ProxyEvent): string | undefined {
+  const key = headerValue(event, HEADER);
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !VISIBLE_ASCII.test(key)) {
+    throw new ValidationError(HEADER, `${HEADER} must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters`);
+  }
+  return key;
+}
+
+const replayed = (response: StoredResponse): ProxyResult =>
+  withHeaders(response, { 'Idempotency-Replayed': 'true' });
+
+/**
+ * Runs a handler at most once per user and Idempotency-Key. The first answer below 500 is stored and
+ * replayed byte for byte; a failure (a validation error, a 5xx) is not, so a corrected or later
+ * retry runs again. The same key with another request is a 422, and one still running is a 409.
+ */
+export function idempotent(
+  run: (event: ProxyEvent, context: EndpointContext) => Promise<ProxyResult>,
+): (event: ProxyEvent, context: EndpointContext) => Promise<ProxyResult> {
+  return async (event, context) => {
+    const key = idempotencyKeyOf(event);
+    const { caller } = context.state;
+    if (key === undefined || caller === undefined) return run(event, context);
+
+    const id = `${caller.userId}#${key}`;
+    const fingerprint = fingerprintOf(event, context.state.body);
+    const now = nowSeconds();
+    const claimed = await claim({
+      id,
+      fingerprint,
+      nowSeconds: now,
+      lockedUntil: now + FUNCTION_TIMEOUT_SECONDS,
+      expiresAt: now + IDEMPOTENCY_TTL_SECONDS,
+    });
+    if (claimed.outcome !== 'claimed' && claimed.fingerprint !== fingerprint) {
+      throw new IdempotencyKeyReusedError(`This ${HEADER} was used with another request`);
+    }
+    if (claimed.outcome === 'completed') return replayed(claimed.response);
+    if (claimed.outcome === 'in_progress') {
+      throw new ConflictError(`A request with this ${HEADER} is still in progress; retry later`);
+    }
+
+    let response: ProxyResult;
+    try {
+      response = await run(event, context);
+    } catch (error) {
+      // The client hears about the request's own failure. Should the release fail too, the lock
+      // still lapses at `lockedUntil`, and a retry waits that long at most.
+      await release(id, fingerprint).catch(() => undefined);
+      throw error;
+    }
+    if (response.statusCode >= 500) await release(id, fingerprint);
+    else await complete(id, fingerprint, stored(response));
+    return response;
+  };
+}
+
+const stored = (response: ProxyResult): StoredResponse => ({
+  statusCode: response.statusCode,
+  headers: Object.fromEntries(
+    Object.entries(response.headers ?? {}).map(([name, value]) => [name, String(value)]),
+  ),
+  body: response.body,
+});
