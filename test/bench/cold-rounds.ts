@@ -1,20 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { type ColdSample, coldStart, lambdaEnvironment } from './cold.ts';
+import {
+  type ColdInvocation,
+  invokeCold,
+  lambdaEnvironment,
+  type SynthesizedFunction,
+} from '../support/lambda-bundles.ts';
 import { eventFor, requestFor, routeOfFunction } from './requests.ts';
 import type { BenchSetup } from './setup.ts';
 import { rotated } from './stats.ts';
-import type { Synthesized, SynthesizedFunction } from './synth.ts';
+import type { Synthesized } from './synth.ts';
 
 // Every bundle cold-started once per round, the bundles in a rotating order, so that whatever
 // drifts during the run (the machine's load, DynamoDB Local's JIT, the tables' size) falls on all
-// of them alike.
+// of them alike; a round's samples are compared with the bare handler's of the same round.
+
+export type ColdSample = Omit<ColdInvocation, 'result'> & { status: number };
 
 export interface ColdRow {
   /** `get-project GET /projects/{id}`: the handler and the row its event is for. */
   label: string;
   bytes: number;
   gzipBytes: number;
+  /** One per round, in round order. */
   samples: ColdSample[];
   /** Statuses of a successful invocation. */
   expected: number[];
@@ -23,7 +31,7 @@ export interface ColdRow {
 interface Plan {
   row: ColdRow;
   fn: SynthesizedFunction;
-  eventOf: (round: number) => unknown;
+  eventOf: (round: number) => Promise<unknown>;
 }
 
 function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf'], expected: number[]): Plan {
@@ -35,27 +43,43 @@ function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf']
   };
 }
 
-/** Cold starts of the bare handlers and every function; rows in that order, the reference first. */
+function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan {
+  const route = routeOfFunction(fn.name);
+  if (!route) throw new Error(`No route row for the function ${fn.name}`);
+  // Fresh keys for every invocation (made before the process starts, so not timed).
+  const eventOf = async (round: number) => {
+    const [caller, spare] = [await data.issueKey(), await data.issueKey()];
+    return eventFor(requestFor(route, data, round, { key: caller.apiKey, spareKeyId: spare.id }), round);
+  };
+  return planOf(
+    fn,
+    `${route.handler} ${route.method} ${route.path}`,
+    eventOf,
+    requestFor(route, data, 0).expected,
+  );
+}
+
+/** Cold starts of the bare handlers and every function. */
 export async function coldRounds(
   synthesized: Synthesized,
   data: BenchSetup,
   endpoint: string,
   rounds: number,
 ): Promise<{ bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] }> {
-  const bareEvent = () => ({ ownerId: data.ownerId, id: data.projectId });
+  const bareEvent = async () => ({ ownerId: data.ownerId, id: data.projectId });
   const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, [200]);
   const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, [200]);
-  const functions = synthesized.functions.map((fn) => {
-    const route = routeOfFunction(fn.name);
-    if (!route) throw new Error(`No route row for the function ${fn.name}`);
-    const label = `${route.handler} ${route.method} ${route.path}`;
-    const eventOf = (round: number) => eventFor(requestFor(route, data, round), round);
-    return planOf(fn, label, eventOf, requestFor(route, data, 0).expected);
-  });
+  const functions = synthesized.functions.map((fn) => functionPlan(fn, data));
   const plans = [bare, bareLean, ...functions];
   for (let round = 0; round < rounds; round++) {
     for (const { row, fn, eventOf } of rotated(plans, round)) {
-      row.samples.push(await coldStart(fn.bundle, lambdaEnvironment(fn.variables, endpoint), eventOf(round)));
+      const event = await eventOf(round);
+      const { result, ...times } = await invokeCold(
+        fn.bundle,
+        lambdaEnvironment(fn.variables, endpoint),
+        event,
+      );
+      row.samples.push({ ...times, status: result.statusCode });
     }
   }
   return { bare: bare.row, bareLean: bareLean.row, functions: functions.map((plan) => plan.row) };

@@ -1,66 +1,82 @@
-import type { ColdRow } from './cold-rounds.ts';
+import type { ColdRow, ColdSample } from './cold-rounds.ts';
 import { kib, median, ms, percentile, times } from './stats.ts';
 import type { WarmPhase } from './warm-phase.ts';
 
 // The bench's output: one table of cold figures against the bare handler, one line per warm
 // comparison, and the summary line of ratios the goals are stated in.
+//
+// Cold ratios are medians of per-round ratios: each round's sample over the bare handler's sample
+// of the same round, so that load which comes and goes during the run cancels out. The require is
+// reported in wall time and in CPU time; the summary uses CPU time, which another process's load
+// on the machine distorts far less (see test/support/lambda-bundles.ts).
 
 /** The function the first-invocation goal is about: two calls (authenticate and count, then the project). */
 const KEY_READ = 'get-project';
+
+type Metric = 'requireMs' | 'requireCpuMs' | 'firstInvocationMs';
 
 interface ColdRatios {
   label: string;
   size: number;
   gzip: number;
-  require: number;
-  first: number;
+  requireMs: number;
+  requireCpuMs: number;
+  firstInvocationMs: number;
+  /** Quartiles of the per-round first-invocation ratios: how much to trust the median. */
+  firstSpread: [number, number];
 }
 
-const requireOf = (row: ColdRow) => median(row.samples.map((sample) => sample.requireMs));
-const firstOf = (row: ColdRow) => median(row.samples.map((sample) => sample.firstInvocationMs));
+const of = (row: ColdRow, metric: Metric) => median(row.samples.map((sample: ColdSample) => sample[metric]));
+
+function pairedRatios(row: ColdRow, bare: ColdRow, metric: Metric): number[] {
+  return row.samples.flatMap((sample, round) => {
+    const reference = bare.samples[round];
+    return reference ? [sample[metric] / reference[metric]] : [];
+  });
+}
 
 function ratiosOf(row: ColdRow, bare: ColdRow): ColdRatios {
+  const first = pairedRatios(row, bare, 'firstInvocationMs');
   return {
     label: row.label,
     size: row.bytes / bare.bytes,
     gzip: row.gzipBytes / bare.gzipBytes,
-    require: requireOf(row) / requireOf(bare),
-    first: firstOf(row) / firstOf(bare),
+    requireMs: median(pairedRatios(row, bare, 'requireMs')),
+    requireCpuMs: median(pairedRatios(row, bare, 'requireCpuMs')),
+    firstInvocationMs: median(first),
+    firstSpread: [percentile(first, 0.25), percentile(first, 0.75)],
   };
 }
 
-const LABEL_WIDTH = 48;
+const LABEL_WIDTH = 44;
 
 function coldLine(row: ColdRow, bare: ColdRow): string {
   const ratios = ratiosOf(row, bare);
   const statuses = [...new Set(row.samples.map((sample) => sample.status))];
   const unexpected = statuses.some((status) => !row.expected.includes(status));
   const label = row.label.length < LABEL_WIDTH ? row.label : `${row.label.slice(0, LABEL_WIDTH - 2)}…`;
+  const pair = (value: string, ratio: number) => `${value.padStart(9)}${times(ratio).padStart(7)}`;
   return [
     label.padEnd(LABEL_WIDTH),
-    kib(row.bytes).padStart(9),
-    times(ratios.size).padStart(7),
-    kib(row.gzipBytes).padStart(9),
-    times(ratios.gzip).padStart(7),
-    ms(requireOf(row)).padStart(9),
-    times(ratios.require).padStart(7),
-    ms(firstOf(row)).padStart(9),
-    times(ratios.first).padStart(7),
+    pair(kib(row.bytes), ratios.size),
+    pair(kib(row.gzipBytes), ratios.gzip),
+    pair(ms(of(row, 'requireMs')), ratios.requireMs),
+    pair(ms(of(row, 'requireCpuMs')), ratios.requireCpuMs),
+    pair(ms(of(row, 'firstInvocationMs')), ratios.firstInvocationMs),
     `  ${statuses.join('/')}${unexpected ? ' UNEXPECTED' : ''}`,
   ].join('');
 }
 
-export function printReport(
-  cold: { bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] },
-  warm: WarmPhase,
-): void {
-  const { bare } = cold;
+function printCold(cold: { bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] }): void {
+  const head = ['size', 'gzip', 'require', 'require cpu', 'first call'].map((title) => title.padStart(16));
+  console.log(`${'bundle'.padEnd(LABEL_WIDTH)}${head.join('')}  status`);
+  for (const row of [cold.bare, cold.bareLean, ...cold.functions]) console.log(coldLine(row, cold.bare));
   console.log(
-    `${'bundle'.padEnd(LABEL_WIDTH)}${'size'.padStart(16)}${'gzip'.padStart(16)}${'require'.padStart(16)}${'first call'.padStart(16)}  status`,
+    `(medians of ${cold.bare.samples.length} cold starts each; ratios: medians of per-round ratios to the first row)\n`,
   );
-  for (const row of [bare, cold.bareLean, ...cold.functions]) console.log(coldLine(row, bare));
-  console.log(`(medians of ${bare.samples.length} cold starts each; ratios to the first row)\n`);
+}
 
+function printWarm(warm: WarmPhase): void {
   for (const result of warm.results) {
     const side = (name: 'gateway' | 'minimal') =>
       `${name} p50 ${ms(median(result.latencyMs[name]))} p95 ${ms(percentile(result.latencyMs[name], 0.95))} ${median(result.requestsPerSecond[name]).toFixed(0)} req/s`;
@@ -68,26 +84,37 @@ export function printReport(
   }
   for (const mismatch of warm.callMismatches)
     console.log(`WARNING: the minimal server's calls differ: ${mismatch}`);
+}
 
-  const ratios = cold.functions.map((row) => ratiosOf(row, bare));
-  const worst = (key: 'size' | 'gzip' | 'require'): string => {
+function warmRatios(warm: WarmPhase, label: string): { p50: string; throughput: string } {
+  const result = warm.results.find((candidate) => candidate.label.startsWith(label));
+  if (!result) return { p50: 'n/a', throughput: 'n/a' };
+  const { latencyMs: l, requestsPerSecond: r } = result;
+  return {
+    p50: times(median(l.gateway) / median(l.minimal)),
+    throughput: times(median(r.gateway) / median(r.minimal)),
+  };
+}
+
+export function printReport(
+  cold: { bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] },
+  warm: WarmPhase,
+): void {
+  printCold(cold);
+  printWarm(warm);
+  const ratios = cold.functions.map((row) => ratiosOf(row, cold.bare));
+  const worst = (key: 'size' | 'gzip' | 'requireCpuMs'): string => {
     const top = ratios.reduce<ColdRatios | undefined>((a, b) => (a && a[key] >= b[key] ? a : b), undefined);
     return top ? `${times(top[key])} (${top.label.split(' ')[0]})` : 'n/a';
   };
   const keyRead = ratios.find((row) => row.label.split(' ')[0] === KEY_READ);
-  const warmOf = (label: string) => {
-    const result = warm.results.find((candidate) => candidate.label.startsWith(label));
-    if (!result) return { p50: 'n/a', throughput: 'n/a' };
-    const { latencyMs: l, requestsPerSecond: r } = result;
-    return {
-      p50: times(median(l.gateway) / median(l.minimal)),
-      throughput: times(median(r.gateway) / median(r.minimal)),
-    };
-  };
-  const [get, post] = [warmOf('GET'), warmOf('POST')];
+  const first = keyRead
+    ? `${times(keyRead.firstInvocationMs)} [IQR ${keyRead.firstSpread.map((value) => value.toFixed(2)).join('–')}]`
+    : 'n/a';
+  const [get, post] = [warmRatios(warm, 'GET'), warmRatios(warm, 'POST')];
   console.log(
-    `\nSUMMARY max size ${worst('size')} gzip ${worst('gzip')} require ${worst('require')}` +
-      ` | first invocation get-project ${keyRead ? times(keyRead.first) : 'n/a'}` +
+    `\nSUMMARY max size ${worst('size')} gzip ${worst('gzip')} require(cpu) ${worst('requireCpuMs')}` +
+      ` | first invocation get-project ${first}` +
       ` | warm p50 GET ${get.p50} POST ${post.p50} | throughput GET ${get.throughput} POST ${post.throughput}`,
   );
 }

@@ -8,6 +8,7 @@ import { type Route, routes } from '../../shared/routes.ts';
 // source address where the /auth/* throttles count per email or address.
 
 export interface BenchData {
+  /** The admin's key for requests that keep it (not logout or key revocation). */
   adminKey: string;
   projectId: string;
   deploymentId: string;
@@ -34,22 +35,33 @@ export function routeOfFunction(name: string): Route | undefined {
   return routes.find((route) => route.api === match?.[1] && `${route.method} ${route.path}` === first);
 }
 
-export function requestFor(route: Route, data: BenchData, round: number): BenchRequest {
-  const id = route.path.startsWith('/deployments') ? data.deploymentId : data.projectId;
+/** Keys of the admin's for one request: the one it is made with, and one it may revoke. */
+export interface RequestKeys {
+  key: string;
+  spareKeyId: string;
+}
+
+export function requestFor(route: Route, data: BenchData, round: number, keys?: RequestKeys): BenchRequest {
+  const ids: Record<string, string> = {
+    '/deployments': data.deploymentId,
+    '/keys': keys?.spareKeyId ?? 'key_unknown',
+  };
+  const id = ids[`/${route.path.split('/')[1]}`] ?? data.projectId;
   const concrete = route.path.replace('{id}', id).replace('{proxy+}', 'no/such/path');
   const path = route.api === 'platform' ? `/${PLATFORM_STAGE}${concrete}` : concrete;
   const method = route.method === 'ANY' ? 'GET' : route.method;
-  const key = route.access === 'apiKey' ? data.adminKey : undefined;
+  const key = route.access === 'apiKey' ? (keys?.key ?? data.adminKey) : undefined;
   const login = data.loginUsers[round % data.loginUsers.length];
   const bodies: Record<string, unknown> = {
     '/projects': { name: 'bench' },
     '/deployments': { projectId: data.projectId },
+    '/keys': { name: 'bench' },
     '/auth/register': { email: `bench-${data.runId}-${round}@example.test`, password: 'bench passphrase' },
     '/auth/login': login,
   };
   const body = method === 'POST' ? (bodies[route.path] ?? {}) : undefined;
-  const expected = route.method === 'ANY' ? [404] : method === 'POST' ? [200, 201] : [200];
-  return { method, path, body, key, expected };
+  const expected: Record<string, number[]> = { ANY: [404], POST: [200, 201, 204], DELETE: [200, 204] };
+  return { method, path, body, key, expected: expected[route.method] ?? [200] };
 }
 
 /** The proxy event of a request; each round comes from another address, so no address throttle counts it twice. */

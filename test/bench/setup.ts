@@ -1,18 +1,32 @@
 import type { BenchData } from './requests.ts';
 
-// What the measured requests need in the store: an admin's key with an allowance no bench
-// exhausts, a project and a deployment of theirs, and users to log in (one per round: login
-// allows only a few attempts per email and window). Made through the local gateway, as clients
-// would make them, except the key, which is issued directly so it can carry its own allowance.
+// What the measured requests need in the store: an admin's project and deployment, users to log
+// in (one per round: login allows only a few attempts per email and window), and keys of that
+// admin with an allowance no bench exhausts: one for the warm phase, and a fresh one for every
+// cold invocation, since some of them revoke the key they are called with (logout, revoke-key).
+// Things are made through the local gateway, as clients make them, except keys, which are issued
+// directly so that they can carry their own allowance.
 
 export interface BenchSetup extends BenchData {
   /** The admin's user id: the bare handler reads the project under it. */
   ownerId: string;
+  /** A new key of the admin's, and its id. */
+  issueKey(): Promise<{ apiKey: string; id: string }>;
 }
 
 export async function makeBenchData(gatewayUrl: string, rounds: number): Promise<BenchSetup> {
-  const { newCaller } = await import('../support/users.ts');
-  const admin = await newCaller({ role: 'admin', rateLimit: 100_000_000 });
+  const { issueApiKey } = await import('../../shared/domain/api-keys.ts');
+  const ownerId = `usr_bench_${Date.now().toString(36)}`;
+  const issueKey = async () => {
+    const issued = await issueApiKey({
+      userId: ownerId,
+      role: 'admin',
+      name: 'bench',
+      rateLimit: 100_000_000,
+    });
+    return { apiKey: issued.apiKey, id: issued.key.id };
+  };
+  const adminKey = (await issueKey()).apiKey;
   const post = async (path: string, body: unknown, key?: string) => {
     const response = await fetch(`${gatewayUrl}${path}`, {
       method: 'POST',
@@ -22,8 +36,8 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
     if (response.status >= 300) throw new Error(`Bench setup: POST ${path} answered ${response.status}`);
     return (await response.json()) as Record<string, unknown>;
   };
-  const project = await post('/v1/projects', { name: 'bench' }, admin.key);
-  const deployment = await post('/v1/deployments', { projectId: project.id }, admin.key);
+  const project = await post('/v1/projects', { name: 'bench' }, adminKey);
+  const deployment = await post('/v1/deployments', { projectId: project.id }, adminKey);
   const runId = Date.now().toString(36);
   const loginUsers = Array.from({ length: rounds }, (_, round) => ({
     email: `bench-login-${runId}-${round}@example.test`,
@@ -31,8 +45,9 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
   }));
   for (const user of loginUsers) await post('/auth/register', user);
   return {
-    ownerId: admin.userId,
-    adminKey: admin.key,
+    ownerId,
+    issueKey,
+    adminKey,
     projectId: String(project.id),
     deploymentId: String(deployment.id),
     loginUsers,

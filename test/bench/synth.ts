@@ -5,35 +5,10 @@ import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nod
 import { FUNCTION_BUNDLING } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { tables } from '../../shared/db/tables.ts';
+import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';
 
 // The bundles `cdk deploy` would ship, and beside them the bare handler, bundled by the same CDK
 // code with the same esbuild options minus the credential alias: the SDK as its users get it.
-
-export interface SynthesizedFunction {
-  /** The function's description (its rows, e.g. `GET /projects/{id} (platform)`), or the bare handler's. */
-  name: string;
-  bundle: string;
-  /** The variables its template sets (unresolved references included). */
-  variables: Record<string, unknown>;
-}
-
-interface FunctionResource {
-  Type: string;
-  Properties: { Description?: string; Environment?: { Variables?: Record<string, unknown> } };
-  Metadata?: Record<string, string>;
-}
-
-const repoRoot = join(import.meta.dirname, '..', '..');
-export const BARE_HANDLER = 'bare handler (one GetItem)';
-export const BARE_HANDLER_LEAN = "bare handler, functions' esbuild options";
-
-/** The options without the alias that swaps in the Lambda credential chain (infra/lambda/credentials.ts). */
-function withDefaultCredentialChain(options: BundlingOptions): BundlingOptions {
-  const aliases = options.esbuildArgs?.['--alias'];
-  if (!Array.isArray(aliases)) return options;
-  const kept = aliases.filter((alias) => !alias.startsWith('@aws-sdk/credential-provider-node='));
-  return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
-}
 
 export interface Synthesized {
   functions: SynthesizedFunction[];
@@ -41,6 +16,16 @@ export interface Synthesized {
   bare: SynthesizedFunction;
   /** The same handler bundled exactly as the functions are (credential alias included), for context. */
   bareLean: SynthesizedFunction;
+}
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+/** The options without the alias that swaps in the Lambda credential chain (infra/lambda/credentials.ts). */
+function withDefaultCredentialChain(options: BundlingOptions): BundlingOptions {
+  const aliases = options.esbuildArgs?.['--alias'];
+  if (!Array.isArray(aliases)) return options;
+  const kept = aliases.filter((alias) => !alias.startsWith('@aws-sdk/credential-provider-node='));
+  return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
 }
 
 /** Synthesizes the stack and the bare handler into `outdir`, bundling each with esbuild. */
@@ -60,28 +45,12 @@ export function synthesize(outdir: string): Synthesized {
   bareHandler('BareStack', withDefaultCredentialChain(FUNCTION_BUNDLING));
   bareHandler('BareLeanStack', FUNCTION_BUNDLING);
   const assembly = app.synth();
-  const functionsOf = (stackName: string): SynthesizedFunction[] => {
-    const { Resources } = assembly.getStackByName(stackName).template as {
-      Resources: Record<string, FunctionResource>;
-    };
-    return Object.values(Resources).flatMap((resource) => {
-      const asset = resource.Metadata?.['aws:asset:path'];
-      if (resource.Type !== 'AWS::Lambda::Function' || !asset) return [];
-      return [
-        {
-          name: resource.Properties.Description ?? BARE_HANDLER,
-          bundle: join(outdir, asset, 'index.js'),
-          variables: resource.Properties.Environment?.Variables ?? {},
-        },
-      ];
-    });
-  };
-  const [bare] = functionsOf('BareStack');
-  const [bareLean] = functionsOf('BareLeanStack');
+  const [bare] = functionsOf(assembly, 'BareStack');
+  const [bareLean] = functionsOf(assembly, 'BareLeanStack');
   if (!bare || !bareLean) throw new Error('The bare handler was not synthesized');
   return {
-    functions: functionsOf('PlatformStack'),
-    bare: { ...bare, name: BARE_HANDLER },
-    bareLean: { ...bareLean, name: BARE_HANDLER_LEAN },
+    functions: functionsOf(assembly, 'PlatformStack'),
+    bare: { ...bare, name: 'bare handler (one GetItem)' },
+    bareLean: { ...bareLean, name: "bare handler, functions' esbuild options" },
   };
 }

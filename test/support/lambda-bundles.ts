@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import { tables } from '../../shared/db/tables.ts';
+
+// Synthesized function bundles, and a Lambda-like cold start of one: a fresh Node process with
+// the function's template variables (local values) and what Lambda's Node.js runtime adds
+// (region, the execution role's credentials), `require`, then one invocation.
+
+export interface SynthesizedFunction {
+  /** The function's description, e.g. `GET /projects/{id} (platform)`. */
+  name: string;
+  bundle: string;
+  /** The variables its template sets (unresolved references included). */
+  variables: Record<string, unknown>;
+}
+
+interface FunctionResource {
+  Type: string;
+  Properties: { Description?: string; Environment?: { Variables?: Record<string, unknown> } };
+  Metadata?: Record<string, string>;
+}
+
+/** Every function of a synthesized stack (the app needs `aws:cdk:enable-asset-metadata`). */
+export function functionsOf(assembly: CloudAssembly, stackName: string): SynthesizedFunction[] {
+  const { Resources } = assembly.getStackByName(stackName).template as {
+    Resources: Record<string, FunctionResource>;
+  };
+  return Object.values(Resources).flatMap((resource) => {
+    const asset = resource.Metadata?.['aws:asset:path'];
+    if (resource.Type !== 'AWS::Lambda::Function' || !asset) return [];
+    return [
+      {
+        name: resource.Properties.Description ?? '',
+        bundle: join(assembly.directory, asset, 'index.js'),
+        variables: resource.Properties.Environment?.Variables ?? {},
+      },
+    ];
+  });
+}
+
+const localTableNames = new Map<string, string>(
+  Object.values(tables).map((table) => [table.envVar, table.localName]),
+);
+
+/** What Lambda's runtime gives a function besides its template's variables. */
+export const LAMBDA_RUNTIME_VARIABLES = {
+  AWS_REGION: 'eu-west-1',
+  AWS_DEFAULT_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'ASIALAMBDAROLE',
+  AWS_SECRET_ACCESS_KEY: 'lambda-role-secret',
+  AWS_SESSION_TOKEN: 'lambda-role-session',
+};
+
+/**
+ * A function's container environment against DynamoDB (Local) at `endpoint`, reached through the
+ * SDK's own endpoint variable: the bundle runs its deployed code path (shared/db/client.ts's
+ * DYNAMODB_ENDPOINT branch, with its fixed local key, stays off).
+ */
+export function lambdaEnvironment(
+  variables: Record<string, unknown>,
+  endpoint: string,
+  runtime: Record<string, string> = LAMBDA_RUNTIME_VARIABLES,
+): Record<string, string> {
+  const env: Record<string, string> = { ...runtime, AWS_ENDPOINT_URL_DYNAMODB: endpoint };
+  for (const name of Object.keys(variables)) env[name] = localTableNames.get(name) ?? `local-${name}`;
+  return env;
+}
+
+export interface ColdInvocation {
+  /** The `require` of the bundle: everything its module scope does (the clients are built there). */
+  requireMs: number;
+  /**
+   * The CPU time of that `require` (all threads): the work of loading, which a busy machine
+   * inflates far less than the wall time. In Lambda, where a small function gets a fraction of a
+   * core, loading is CPU-bound.
+   */
+  requireCpuMs: number;
+  /** The `require` plus the first invocation, until the handler's promise settles. */
+  firstInvocationMs: number;
+  result: { statusCode: number; headers?: Record<string, string>; body: string };
+}
+
+// CommonJS, as the runtime loads a CJS handler. The outcome is the last line: the handler may log.
+const CHILD = `
+const cpu = process.cpuUsage();
+const started = process.hrtime.bigint();
+const { handler } = require(process.argv[1]);
+const loaded = process.hrtime.bigint();
+const { user, system } = process.cpuUsage(cpu);
+const context = { awsRequestId: 'cold-start', functionName: 'cold-start', getRemainingTimeInMillis: () => 10000 };
+const ms = (t) => Number(t - started) / 1e6;
+Promise.resolve(handler(JSON.parse(process.argv[2]), context)).then(
+  (result) => {
+    const line = JSON.stringify({ requireMs: ms(loaded), requireCpuMs: (user + system) / 1000, firstInvocationMs: ms(process.hrtime.bigint()), result });
+    process.stdout.write('\\n' + line + '\\n', () => process.exit(0));
+  },
+  (error) => { console.error(error); process.exit(1); },
+);`;
+
+const run = promisify(execFile);
+
+/** One cold start in a fresh process; rejects (with the child's stderr) when it fails to load or answer. */
+export async function invokeCold(
+  bundle: string,
+  env: Record<string, string>,
+  event: unknown,
+): Promise<ColdInvocation> {
+  const { stdout } = await run(process.execPath, ['-e', CHILD, bundle, JSON.stringify(event)], { env });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ColdInvocation;
+}
