@@ -38,6 +38,13 @@ export const FUNCTION_BUNDLING = {
   // Bundle the AWS SDK too: the version we test is the version that runs, and a bundled,
   // tree-shaken client loads faster than the runtime's full copy.
   externalModules: [],
+  esbuildArgs: {
+    // The SDK's default credential chain (profiles, SSO, STS, IMDS...) is a quarter of every bundle,
+    // and Lambda uses none of it: infra/lambda/credentials.ts reads what Lambda provides, and fails
+    // the cold start naming the variables when it is missing. Local runs keep the SDK's chain.
+    // (A path relative to the project root, esbuild's working directory.)
+    '--alias': ['@aws-sdk/credential-provider-node=./infra/lambda/credentials.ts'],
+  },
 } satisfies BundlingOptions;
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -53,7 +53,7 @@ export function defaultProvider(): CredentialProvider {
     return async () => credentials;
   }
   const fullUri = env[ENV_CONTAINER_FULL_URI];
-  if (fullUri) return containerProvider(containerEndpoint(fullUri));
+  if (fullUri) return sharedContainerProvider(fullUri);
   const missing = [ENV_ACCESS_KEY_ID, ENV_SECRET_ACCESS_KEY].filter((name) => !env[name]).join(' and ');
   throw new Error(
     `No AWS credentials: ${missing} ${missing.includes(' and ') ? 'are' : 'is'} not set, nor is ${ENV_CONTAINER_FULL_URI}. ` +
@@ -81,6 +81,15 @@ const CONTAINER_HOSTS = new Set(['169.254.170.2', '169.254.170.23', '[fd00:ec2::
 
 function isLocalHost(hostname: string): boolean {
   return CONTAINER_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+// Each client asks for a provider (the service has two): they share one, so a cold start fetches once.
+let shared: { fullUri: string; provider: CredentialProvider } | undefined;
+
+function sharedContainerProvider(fullUri: string): CredentialProvider {
+  if (shared?.fullUri !== fullUri)
+    shared = { fullUri, provider: containerProvider(containerEndpoint(fullUri)) };
+  return shared.provider;
 }
 
 /** Fetches on first use, then again when the credentials are about to expire; callers share one fetch. */

@@ -103,9 +103,12 @@ export function printReport(
   printCold(cold);
   printWarm(warm);
   const ratios = cold.functions.map((row) => ratiosOf(row, cold.bare));
-  const worst = (key: 'size' | 'gzip' | 'requireCpuMs'): string => {
-    const top = ratios.reduce<ColdRatios | undefined>((a, b) => (a && a[key] >= b[key] ? a : b), undefined);
-    return top ? `${times(top[key])} (${top.label.split(' ')[0]})` : 'n/a';
+  // The range over the functions, and which one is the worst.
+  const range = (key: 'size' | 'gzip' | 'requireCpuMs'): string => {
+    const sorted = [...ratios].sort((a, b) => a[key] - b[key]);
+    const [low, high] = [sorted[0], sorted.at(-1)];
+    if (!low || !high) return 'n/a';
+    return `${low[key].toFixed(2)}–${times(high[key])} (max ${high.label.split(' ')[0]})`;
   };
   const keyRead = ratios.find((row) => row.label.split(' ')[0] === KEY_READ);
   const first = keyRead
@@ -113,7 +116,7 @@ export function printReport(
     : 'n/a';
   const [get, post] = [warmRatios(warm, 'GET'), warmRatios(warm, 'POST')];
   console.log(
-    `\nSUMMARY max size ${worst('size')} gzip ${worst('gzip')} require(cpu) ${worst('requireCpuMs')}` +
+    `\nSUMMARY size ${range('size')} gzip ${range('gzip')} require(cpu) ${range('requireCpuMs')}` +
       ` | first invocation get-project ${first}` +
       ` | warm p50 GET ${get.p50} POST ${post.p50} | throughput GET ${get.throughput} POST ${post.throughput}`,
   );

@@ -57,9 +57,16 @@ beforeAll(async () => {
 
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
+// A new URL for every test: the chain keeps one provider per URL for the whole process.
+let endpoints = 0;
 beforeEach(() => {
   const { port } = server.address() as AddressInfo;
-  endpoint = { url: `http://127.0.0.1:${port}/2018-06-01/credentials`, requests: [], answers: [] };
+  endpoints++;
+  endpoint = {
+    url: `http://127.0.0.1:${port}/2018-06-01/credentials/${endpoints}`,
+    requests: [],
+    answers: [],
+  };
 });
 
 const inOneHour = () => new Date(Date.now() + 60 * 60_000).toISOString();
@@ -107,6 +114,15 @@ describe('the Lambda credential chain', () => {
     expect(concurrent).toBe(first);
     expect(later).toBe(first);
     expect(endpoint.requests.map((headers) => headers.authorization)).toEqual(['container-token']);
+  });
+
+  it('gives every client the same provider: one fetch for the whole container', async () => {
+    endpoint.answers = [{ status: 200, body: roleCredentials(inOneHour()) }];
+    useEnvironment({ AWS_CONTAINER_CREDENTIALS_FULL_URI: endpoint.url });
+    const [retrying, counting] = [defaultProvider(), defaultProvider()];
+    expect(counting).toBe(retrying);
+    await Promise.all([retrying(), counting()]);
+    expect(endpoint.requests).toHaveLength(1);
   });
 
   it('prefers the token file to the token variable, reading it on every fetch', async () => {
