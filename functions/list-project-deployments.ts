@@ -1,12 +1,13 @@
 import { listProjectDeployments } from '#shared/domain/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { IdParams, PageQuery, pageOf } from '#shared/schemas/common.ts';
+import { IdParams, pageOf } from '#shared/schemas/common.ts';
+import { ProjectDeploymentsQuery } from '#shared/schemas/deployments.ts';
 
 export const handler = keyEndpoint(
   'list-project-deployments',
-  { params: IdParams, query: PageQuery },
+  { params: IdParams, query: ProjectDeploymentsQuery },
   async ({ caller, params, query, reply }) => {
-    const page = await listProjectDeployments(caller, params.id, pageOf(query));
+    const page = await listProjectDeployments(caller, params.id, query, pageOf(query));
     return reply.ok({ deployments: page.items, nextCursor: page.nextCursor });
   },
 );

@@ -71,13 +71,30 @@ export const tables = {
     sortKey: 'id',
     pointInTimeRecovery: true,
   },
-  /** Deployments by owner (get with owner check) and by project (list newest first). */
+  /**
+   * Deployments by owner (get with owner check; the caller's list, newest first) and one index per
+   * list filter, each keyed on a composite of the list and the filter and sorted by id (newest
+   * first), so a filtered page is one Query per status and never a filter that thins pages out.
+   * Composites: `projectStatus` = `<projectId>#<status>`, `projectBranch` = `<projectId>#<branch>`,
+   * `projectBranchStatus` = `<projectId>#<status>#<branch>`, and the same with `ownerId` for the
+   * owner's; the ones holding the status are rewritten by every transition. `unfinished` is sparse:
+   * `activeStatus` exists only while queued or building (the local builder's work list).
+   */
   deployments: {
     envVar: 'DEPLOYMENTS_TABLE',
     localName: 'platform-deployments',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    indexes: { byProject: { partitionKey: 'projectId', sortKey: 'id' } },
+    indexes: {
+      byProject: { partitionKey: 'projectId', sortKey: 'id' },
+      byProjectStatus: { partitionKey: 'projectStatus', sortKey: 'id' },
+      byProjectBranch: { partitionKey: 'projectBranch', sortKey: 'id' },
+      byProjectBranchStatus: { partitionKey: 'projectBranchStatus', sortKey: 'id' },
+      byOwnerStatus: { partitionKey: 'ownerStatus', sortKey: 'id' },
+      byOwnerBranch: { partitionKey: 'ownerBranch', sortKey: 'id' },
+      byOwnerBranchStatus: { partitionKey: 'ownerBranchStatus', sortKey: 'id' },
+      unfinished: { partitionKey: 'activeStatus', sortKey: 'id' },
+    },
     pointInTimeRecovery: true,
   },
 } as const satisfies Record<string, TableDefinition>;

@@ -1,47 +1,142 @@
 import { isoNow } from '../clock.ts';
 import * as deployments from '../db/deployments.ts';
 import type { Page } from '../db/pages.ts';
-import { NotFoundError } from '../errors.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
 import { ID_PATTERN, newId } from '../ids.ts';
 import type { PageRequest } from '../schemas/common.ts';
-import type { CreateDeploymentInput } from '../schemas/deployments.ts';
+import type {
+  CreateDeploymentInput,
+  DeploymentFilterQuery,
+  DeploymentReport,
+} from '../schemas/deployments.ts';
 import type { Caller } from './caller.ts';
+import { TRANSITIONS } from './deployment-states.ts';
 import { getProject } from './projects.ts';
 
-export type { Deployment } from '../db/deployments.ts';
+export type { Deployment, DeploymentEvent } from '../db/deployments.ts';
 
 const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
 
-/** Queues a deployment of one of the caller's projects; the branch defaults to its production branch. */
+const notFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
+
+/**
+ * Queues a deployment of one of the caller's projects (the branch defaults to its production
+ * branch), or, with `redeployOf`, of the same project, branch and commit as one of their deployments.
+ */
 export async function createDeployment(
   caller: Caller,
   input: CreateDeploymentInput,
 ): Promise<deployments.Deployment> {
-  const project = await getProject(caller, input.projectId);
+  const source = input.redeployOf === undefined ? undefined : await getDeployment(caller, input.redeployOf);
+  const target = source ?? (await targetOf(caller, input));
   const now = isoNow();
   const deployment: deployments.Deployment = {
     id: newId('dpl'),
-    projectId: project.id,
-    branch: input.branch ?? project.productionBranch,
+    projectId: target.projectId,
+    branch: target.branch,
     status: 'queued',
     createdAt: now,
     updatedAt: now,
+    ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
+    ...(source === undefined ? {} : { redeployOf: source.id }),
   };
   await deployments.putDeployment(caller.userId, deployment);
   return deployment;
 }
 
+async function targetOf(caller: Caller, input: CreateDeploymentInput) {
+  // The schema requires projectId whenever redeployOf is absent.
+  const project = await getProject(caller, input.projectId ?? '');
+  return { projectId: project.id, branch: input.branch ?? project.productionBranch };
+}
+
 export async function getDeployment(caller: Caller, id: string): Promise<deployments.Deployment> {
   const deployment = isDeploymentId(id) ? await deployments.findDeployment(caller.userId, id) : undefined;
-  if (!deployment) throw new NotFoundError(`Deployment ${id} was not found`);
+  if (!deployment) throw notFound(id);
   return deployment;
 }
 
+/** A deployment's status history, oldest first. */
+export async function listDeploymentEvents(
+  caller: Caller,
+  id: string,
+): Promise<deployments.DeploymentEvent[]> {
+  const events = isDeploymentId(id) ? await deployments.findDeploymentEvents(caller.userId, id) : undefined;
+  if (!events) throw notFound(id);
+  return events;
+}
+
+/**
+ * Moves one of the owner's deployments to the reported status, if its lifecycle allows it from the
+ * status it is in at the moment of the write (one conditional UpdateItem); otherwise a
+ * ConflictError naming that status. The one way any caller (the API, the local builder) changes
+ * a deployment's status.
+ */
+export async function advanceDeployment(
+  ownerId: string,
+  id: string,
+  report: DeploymentReport,
+): Promise<deployments.Deployment> {
+  const current = isDeploymentId(id) ? await deployments.findDeployment(ownerId, id) : undefined;
+  if (!current) throw notFound(id);
+  const refused = (status: string) =>
+    new ConflictError(`Deployment ${id} is ${status}; it cannot become ${report.status}`);
+  // Refused without a write when the status just read already rules it out.
+  if (!(TRANSITIONS[current.status] as readonly string[]).includes(report.status)) {
+    throw refused(current.status);
+  }
+  const result = await deployments.applyTransition(ownerId, current, {
+    to: report.status,
+    at: isoNow(),
+    ...(report.message === undefined ? {} : { message: report.message }),
+    ...(report.url === undefined ? {} : { url: report.url }),
+    ...(report.commitSha === undefined ? {} : { commitSha: report.commitSha }),
+  });
+  if (result.outcome === 'missing') throw notFound(id);
+  if (result.outcome === 'refused') throw refused(result.current);
+  return result.deployment;
+}
+
+/** A status report on one of the caller's deployments. */
+export const reportDeploymentEvent = (
+  caller: Caller,
+  id: string,
+  report: DeploymentReport,
+): Promise<deployments.Deployment> => advanceDeployment(caller.userId, id, report);
+
+/** Cancels one of the caller's deployments while it is queued or building. */
+export const cancelDeployment = (caller: Caller, id: string): Promise<deployments.Deployment> =>
+  advanceDeployment(caller.userId, id, { status: 'canceled' });
+
+type Filters = Pick<DeploymentFilterQuery, 'status' | 'branch'>;
+
+const filterOf = (query: Filters) => ({
+  ...(query.status === undefined ? {} : { statuses: query.status }),
+  ...(query.branch === undefined ? {} : { branch: query.branch }),
+});
+
+/** A page of one of the caller's projects' deployments, newest first, filtered by status and branch. */
 export async function listProjectDeployments(
   caller: Caller,
   projectId: string,
+  query: Filters,
   page: PageRequest,
 ): Promise<Page<deployments.Deployment>> {
   const project = await getProject(caller, projectId);
-  return deployments.listDeploymentsOfProject(caller.userId, project.id, page);
+  return deployments.listDeployments(caller.userId, { projectId: project.id, ...filterOf(query) }, page);
+}
+
+/** A page of all of the caller's deployments, newest first, filtered by project, status and branch. */
+export async function listDeployments(
+  caller: Caller,
+  query: DeploymentFilterQuery,
+  page: PageRequest,
+): Promise<Page<deployments.Deployment>> {
+  const projectId =
+    query.projectId === undefined ? undefined : (await getProject(caller, query.projectId)).id;
+  return deployments.listDeployments(
+    caller.userId,
+    { ...(projectId === undefined ? {} : { projectId }), ...filterOf(query) },
+    page,
+  );
 }

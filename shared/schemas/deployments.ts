@@ -1,19 +1,125 @@
 import * as z from 'zod/mini';
-import { atMost, BranchName } from './common.ts';
+import { DEPLOYMENT_STATES, type DeploymentState, REPORTABLE_STATES } from '../domain/deployment-states.ts';
+import { hasControlCharacter } from '../domain/text.ts';
+import { atMost, BranchName, PageQuery } from './common.ts';
+
+const DeploymentRef = z.string().check(atMost(64), z.minLength(1, 'must not be empty'));
 
 export const CreateDeploymentBody = z
   .strictObject({
-    projectId: z.string().check(atMost(64), z.minLength(1, 'must not be empty')).register(z.globalRegistry, {
-      description: "One of the caller's projects; any other id answers 404.",
+    projectId: z.optional(DeploymentRef).register(z.globalRegistry, {
+      description:
+        "One of the caller's projects; any other id answers 404. Required unless `redeployOf` is given.",
     }),
     branch: z.optional(BranchName).register(z.globalRegistry, {
-      description: "Defaults to the project's production branch.",
+      description: "Defaults to the project's production branch. Not with `redeployOf`.",
+    }),
+    redeployOf: z.optional(DeploymentRef).register(z.globalRegistry, {
+      description:
+        "One of the caller's deployments: deploys its project, branch and commit again. Instead of `projectId` and `branch`; any other id answers 404.",
     }),
   })
+  .check(
+    z.refine((body) => body.projectId !== undefined || body.redeployOf !== undefined, {
+      message: 'is required',
+      path: ['projectId'],
+    }),
+    z.refine((body) => body.redeployOf === undefined || body.projectId === undefined, {
+      message: 'cannot be given with redeployOf',
+      path: ['projectId'],
+    }),
+    z.refine((body) => body.redeployOf === undefined || body.branch === undefined, {
+      message: 'cannot be given with redeployOf',
+      path: ['branch'],
+    }),
+  )
   .register(z.globalRegistry, {
     id: 'CreateDeploymentBody',
-    description: 'Unknown fields are refused (400 naming the field).',
-    examples: [{ projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A', branch: 'main' }],
+    description:
+      'Either `projectId` (and `branch`), or `redeployOf` alone (400 naming the other field). Unknown fields are refused (400 naming the field).',
+    examples: [
+      { projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A', branch: 'main' },
+      { redeployOf: 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M' },
+    ],
   });
 
 export type CreateDeploymentInput = z.output<typeof CreateDeploymentBody>;
+
+const COMMIT_SHA = /^[0-9a-fA-F]{7,40}$/;
+
+function isHttpsUrl(value: string): boolean {
+  if (hasControlCharacter(value) || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+export const ReportDeploymentEventBody = z
+  .strictObject({
+    status: z.enum(REPORTABLE_STATES).register(z.globalRegistry, {
+      description:
+        'The status it moved to. Allowed: `queued → building | canceled`, `building → ready | error | canceled`; anything else is 409 naming the current status.',
+    }),
+    message: z.optional(z.string().check(atMost(1000))).register(z.globalRegistry, {
+      description: "Shown in the history; on `error` it becomes the deployment's `errorMessage`.",
+    }),
+    url: z
+      .optional(z.string().check(atMost(2048), z.refine(isHttpsUrl, 'must be an https URL')))
+      .register(z.globalRegistry, { description: 'Where the deployment is served (https only).' }),
+    commitSha: z
+      .optional(z.string().check(z.regex(COMMIT_SHA, 'must be 7 to 40 hexadecimal characters')))
+      .register(z.globalRegistry, { description: 'The commit being built, 7 to 40 hex characters.' }),
+  })
+  .register(z.globalRegistry, {
+    id: 'ReportDeploymentEventBody',
+    description: 'A status report from the builder. Unknown fields are refused (400 naming the field).',
+    examples: [{ status: 'ready', url: 'https://web-4f2a.example.app', commitSha: '9fceb02' }],
+  });
+
+export type DeploymentReport = z.output<typeof ReportDeploymentEventBody>;
+
+const STATUS_LIST_MESSAGE = `must be a comma-separated list of: ${DEPLOYMENT_STATES.join(', ')}`;
+
+const isState = (value: string): value is DeploymentState =>
+  (DEPLOYMENT_STATES as readonly string[]).includes(value);
+
+/** How the document shows `status`: the comma-separated text the client sends. */
+const asStatusList = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void => {
+  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  Object.assign(jsonSchema, {
+    type: 'string',
+    pattern: `^(${DEPLOYMENT_STATES.join('|')})(,(${DEPLOYMENT_STATES.join('|')}))*$`,
+  });
+};
+
+const StatusList = z
+  .pipe(
+    z.string().check(
+      atMost(100, STATUS_LIST_MESSAGE),
+      z.refine((value: string) => value.split(',').every(isState), STATUS_LIST_MESSAGE),
+    ),
+    z.transform((value: string) => DEPLOYMENT_STATES.filter((state) => value.split(',').includes(state))),
+  )
+  .register(z.globalRegistry, {
+    description: `Only deployments in one of these states, e.g. \`ready,error\`. States: ${DEPLOYMENT_STATES.join(', ')}.`,
+    override: asStatusList,
+  });
+
+const filters = {
+  status: z.optional(StatusList),
+  branch: z
+    .optional(BranchName)
+    .register(z.globalRegistry, { description: 'Only deployments of this branch.' }),
+};
+
+/** `?limit=&cursor=&status=&branch=` on a project's deployments. */
+export const ProjectDeploymentsQuery = z.extend(PageQuery, filters);
+
+/** `?limit=&cursor=&projectId=&status=&branch=` on all of the caller's deployments. */
+export const DeploymentsQuery = z.extend(PageQuery, {
+  projectId: z.optional(DeploymentRef).register(z.globalRegistry, {
+    description: "Only this project's deployments; another user's project or an unknown id answers 404.",
+  }),
+  ...filters,
+});
+
+export type DeploymentFilterQuery = z.output<typeof DeploymentsQuery>;

@@ -1,6 +1,11 @@
 import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams, PageQuery } from './common.ts';
-import { CreateDeploymentBody } from './deployments.ts';
+import {
+  CreateDeploymentBody,
+  DeploymentsQuery,
+  ProjectDeploymentsQuery,
+  ReportDeploymentEventBody,
+} from './deployments.ts';
 import { CreateKeyBody } from './keys.ts';
 import { CreateProjectBody } from './projects.ts';
 
@@ -14,6 +19,9 @@ export const requestSchemas = {
   PageQuery,
   CreateProjectBody,
   CreateDeploymentBody,
+  ReportDeploymentEventBody,
+  ProjectDeploymentsQuery,
+  DeploymentsQuery,
   RegisterBody,
   LoginBody,
   CreateKeyBody,

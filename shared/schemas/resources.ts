@@ -61,10 +61,29 @@ export const Deployment = z
     status: z.enum(DEPLOYMENT_STATES),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    buildingAt: z.optional(Timestamp).register(z.globalRegistry, {
+      description: 'When it started building; absent until then.',
+    }),
+    readyAt: z.optional(Timestamp).register(z.globalRegistry, { description: 'When it became `ready`.' }),
+    erroredAt: z.optional(Timestamp).register(z.globalRegistry, { description: 'When it failed (`error`).' }),
+    canceledAt: z.optional(Timestamp).register(z.globalRegistry, { description: 'When it was canceled.' }),
+    errorMessage: z.optional(z.string()).register(z.globalRegistry, {
+      description: 'The message of the report that moved it to `error`, when it had one.',
+    }),
+    url: z.optional(z.string()).register(z.globalRegistry, {
+      description: 'Where it is served (https), as last reported.',
+    }),
+    commitSha: z.optional(z.string()).register(z.globalRegistry, {
+      description: 'The commit it builds, as reported (or copied from the deployment it redeploys).',
+    }),
+    redeployOf: z.optional(prefixedId('dpl', 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M')).register(z.globalRegistry, {
+      description: 'The deployment this one redeploys (same project, branch and commit).',
+    }),
   })
   .register(z.globalRegistry, {
     id: 'Deployment',
-    description: 'One deployment of a project. A new deployment is `queued`.',
+    description:
+      'One deployment of a project. A new deployment is `queued`; it moves `queued → building → ready | error`, or `queued | building → canceled`, and terminal states never change. The optional fields appear as they happen.',
     examples: [
       {
         id: 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M',
@@ -75,6 +94,28 @@ export const Deployment = z
         updatedAt: '2026-11-22T09:16:03.456Z',
       },
     ],
+  });
+
+export const DeploymentEvent = z
+  .strictObject({
+    status: z.enum(DEPLOYMENT_STATES),
+    at: Timestamp,
+    message: z.optional(z.string()),
+    url: z.optional(z.string()),
+    commitSha: z.optional(z.string()),
+  })
+  .register(z.globalRegistry, {
+    id: 'DeploymentEvent',
+    description: 'One step of a deployment: its creation (`queued`) or a status report that moved it.',
+    examples: [{ status: 'building', at: '2026-11-22T09:16:05.000Z', message: 'npm run build' }],
+  });
+
+export const DeploymentEventList = z
+  .strictObject({ events: z.array(DeploymentEvent) })
+  .register(z.globalRegistry, {
+    id: 'DeploymentEventList',
+    description:
+      "A deployment's history, oldest first: every change of status, each with the report that made it. Not paged: a deployment changes status at most three times.",
   });
 
 const exampleUser = {
@@ -129,7 +170,7 @@ export const DeploymentList = z
   .register(z.globalRegistry, {
     id: 'DeploymentList',
     description:
-      "A page of a project's deployments, newest first. Read from an index that DynamoDB fills asynchronously: a new deployment may take a moment to appear.",
+      'A page of deployments, newest first, full whenever more match. Filtered and per-project lists are read from indexes that DynamoDB fills asynchronously: a new deployment or a change of status may take a moment to show there.',
   });
 
 export const UserList = z

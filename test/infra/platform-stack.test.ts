@@ -241,6 +241,33 @@ describe('PlatformStack', () => {
       }
     });
 
+    it('may query the indexes of each of its tables that has them', () => {
+      const [, fn] = functionOf(route);
+      const [roleId] = referencedIds(fn.Role);
+      const indexed = tableKeysOf(route).filter(
+        (key) => Object.keys((tables[key] as TableDefinition).indexes ?? {}).length > 0,
+      );
+      const statements = resourcesOf<PolicyProps>('AWS::IAM::Policy')
+        .filter(([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId))
+        .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+      for (const key of indexed) {
+        const onIndexes = statements.filter(
+          (statement) =>
+            [statement.Action].flat().includes('dynamodb:Query') &&
+            [statement.Resource]
+              .flat()
+              .some(
+                (resource) =>
+                  refersTo(resource, tableLogicalId(key)) && JSON.stringify(resource).includes('/index/*'),
+              ),
+        );
+        expect({ table: key, queriesIndexes: onIndexes.length > 0 }).toEqual({
+          table: key,
+          queriesIndexes: true,
+        });
+      }
+    });
+
     it('gets the name variables of exactly its tables, plus the cursor secret', () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};

@@ -38,6 +38,64 @@ describe('DynamoDB round trips per request', () => {
     expect(await countCalls(deploy)).toEqual(['UpdateItemCommand', 'GetItemCommand', 'PutItemCommand']);
   });
 
+  it('deployment lifecycle: report and cancel 3 (auth, the deployment, one conditional update); events 2', async () => {
+    const { key } = await newCaller();
+    const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+    const projectId = (created.body as { id: string }).id;
+    const deploy = (json: unknown) => call(`${gateway.baseUrl}/deployments`, { method: 'POST', key, json });
+    const { id } = (await deploy({ projectId })).body as { id: string };
+    const report = () =>
+      call(`${gateway.baseUrl}/deployments/${id}/events`, {
+        method: 'POST',
+        key,
+        json: { status: 'building' },
+      });
+    expect(await countCalls(report)).toEqual(['UpdateItemCommand', 'GetItemCommand', 'UpdateItemCommand']);
+    // Refused by the status just read: no write is tried.
+    expect(await countCalls(report)).toEqual(['UpdateItemCommand', 'GetItemCommand']);
+    const cancel = () => call(`${gateway.baseUrl}/deployments/${id}/cancel`, { method: 'POST', key });
+    expect(await countCalls(cancel)).toEqual(['UpdateItemCommand', 'GetItemCommand', 'UpdateItemCommand']);
+    expect(await countCalls(() => call(`${gateway.baseUrl}/deployments/${id}/events`, { key }))).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+    ]);
+    // A redeploy reads the deployment it copies instead of the project.
+    expect(await countCalls(() => deploy({ redeployOf: id }))).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'PutItemCommand',
+    ]);
+  });
+
+  it('deployment lists: one Query per status asked for, plus the project when one is named', async () => {
+    const { key } = await newCaller();
+    const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+    const projectId = (created.body as { id: string }).id;
+    const list = (path: string) => () => call(`${gateway.baseUrl}${path}`, { key });
+    expect(await countCalls(list('/deployments'))).toEqual(['UpdateItemCommand', 'QueryCommand']);
+    expect(await countCalls(list('/deployments?status=ready&branch=main'))).toEqual([
+      'UpdateItemCommand',
+      'QueryCommand',
+    ]);
+    expect(await countCalls(list('/deployments?status=ready,error'))).toEqual([
+      'UpdateItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+    ]);
+    expect(await countCalls(list(`/deployments?projectId=${projectId}&branch=main`))).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'QueryCommand',
+    ]);
+    expect(await countCalls(list(`/projects/${projectId}/deployments?status=ready,error,canceled`))).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'QueryCommand',
+      'QueryCommand',
+      'QueryCommand',
+    ]);
+  });
+
   it('POST /projects: 2 without an Idempotency-Key; 4 with one (claim, then the answer); 1 for a replay', async () => {
     const { key } = await newCaller();
     const create = (headers: Record<string, string> = {}) =>

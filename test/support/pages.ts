@@ -14,7 +14,7 @@ export async function walkPages<T>(
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const query: string = cursor ? `?limit=${limit}&cursor=${encodeURIComponent(cursor)}` : `?limit=${limit}`;
+    const query: string = `${listUrl.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const response = await call(`${listUrl}${query}`, { key });
     expect(response.status).toBe(200);
     const body = response.body as Record<string, unknown> & { nextCursor: string | null };

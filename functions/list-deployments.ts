@@ -1,0 +1,13 @@
+import { listDeployments } from '#shared/domain/deployments.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { pageOf } from '#shared/schemas/common.ts';
+import { DeploymentsQuery } from '#shared/schemas/deployments.ts';
+
+export const handler = keyEndpoint(
+  'list-deployments',
+  { query: DeploymentsQuery },
+  async ({ caller, query, reply }) => {
+    const page = await listDeployments(caller, query, pageOf(query));
+    return reply.ok({ deployments: page.items, nextCursor: page.nextCursor });
+  },
+);
