@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   // Set once the admin exists: a store restarted in memory has lost it, and the credentials
   // already printed should keep working.
   let restoreAdmin: (() => Promise<unknown>) | undefined;
+  let builder: { stop(): Promise<void> } | undefined;
   const stop = async (code: number): Promise<never> => {
+    await builder?.stop();
     await store?.stop();
     process.exit(code);
   };
@@ -72,6 +74,13 @@ async function main(): Promise<void> {
     );
     console.log(`base_url:    http://localhost:${port}/v1`);
     console.log(`backend_url: http://localhost:${port}`);
+    // Opt-in (LOCAL_BUILDER=1): moves queued deployments to building and ready, so they are seen to move.
+    const { localBuilderSettings, startLocalBuilder } = await import('./builder.ts');
+    const builderSettings = localBuilderSettings();
+    if (builderSettings) {
+      builder = startLocalBuilder(builderSettings);
+      console.log(`builder:     on (queued → building → ready, ${builderSettings.delayMs} ms a step)`);
+    }
     if (admin.generatedPassword) {
       console.log(`admin:       ${admin.email} / ${admin.generatedPassword}  (generated; shown once)`);
     } else {

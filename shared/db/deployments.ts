@@ -281,7 +281,10 @@ export async function listUnfinished(
         IndexName: 'unfinished',
         KeyConditionExpression: 'activeStatus = :status',
         ...(ownerId === undefined ? {} : { FilterExpression: 'ownerId = :owner' }),
-        ExpressionAttributeValues: { ':status': status, ...(ownerId === undefined ? {} : { ':owner': ownerId }) },
+        ExpressionAttributeValues: {
+          ':status': status,
+          ...(ownerId === undefined ? {} : { ':owner': ownerId }),
+        },
         ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
       }),
     );

@@ -19,9 +19,11 @@ const START_SCRIPT = join(import.meta.dirname, '..', '..', 'infra', 'local', 'st
  */
 export async function startNpmStart(): Promise<LocalServer> {
   const port = await freePort();
+  // The local builder stays off whatever the shell says: it would move other suites' deployments.
+  const { LOCAL_BUILDER: _builderOff, ...inherited } = process.env;
   const child = spawn(process.execPath, [START_SCRIPT], {
     env: {
-      ...process.env,
+      ...inherited,
       PORT: String(port),
       PLATFORM_ADMIN_EMAIL: uniqueEmail('admin'),
       PLATFORM_ADMIN_PASSWORD: randomUUID(),

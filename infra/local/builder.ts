@@ -1,0 +1,76 @@
+import { clock } from '#shared/clock.ts';
+import { listUnfinished } from '#shared/db/deployments.ts';
+import { advanceDeployment } from '#shared/domain/deployments.ts';
+import { ConflictError, NotFoundError } from '#shared/errors.ts';
+
+// `LOCAL_BUILDER=1 npm start`: a stand-in for a build system, so that someone trying the API locally
+// sees deployments move. Every deployment that has sat `delayMs` in `queued` goes to `building`,
+// and after as long again to `ready`, through the same domain function a status report uses (one
+// conditional write each), so a cancel or a report that gets there first simply wins.
+
+export interface LocalBuilderSettings {
+  /** How long a deployment stays queued, and then building. */
+  delayMs: number;
+  /** How often the builder looks for work. */
+  pollMs: number;
+  /** Only this owner's deployments (tests, which share one store); every owner's when absent. */
+  ownerId?: string;
+}
+
+export const DEFAULT_BUILDER_DELAY_MS = 3000;
+
+/** The builder's settings from the environment, or undefined when LOCAL_BUILDER is not `1`. */
+export function localBuilderSettings(env: NodeJS.ProcessEnv = process.env): LocalBuilderSettings | undefined {
+  if (env.LOCAL_BUILDER !== '1') return undefined;
+  const raw = env.LOCAL_BUILDER_DELAY_MS;
+  if (raw !== undefined && !/^[0-9]{1,7}$/.test(raw)) {
+    throw new Error(`LOCAL_BUILDER_DELAY_MS must be a whole number of milliseconds, not ${raw}`);
+  }
+  const delayMs = raw === undefined ? DEFAULT_BUILDER_DELAY_MS : Number(raw);
+  return { delayMs, pollMs: Math.min(500, Math.max(10, Math.floor(delayMs / 4))) };
+}
+
+const NEXT = { queued: 'building', building: 'ready' } as const;
+const MESSAGE = { building: 'local builder: building', ready: 'local builder: ready' } as const;
+
+async function tick({ delayMs, ownerId }: LocalBuilderSettings): Promise<void> {
+  for (const state of ['building', 'queued'] as const) {
+    for (const deployment of await listUnfinished(state, ownerId)) {
+      if (clock.now() - Date.parse(deployment.updatedAt) < delayMs) continue;
+      const to = NEXT[state];
+      try {
+        await advanceDeployment(deployment.ownerId, deployment.id, { status: to, message: MESSAGE[to] });
+      } catch (error) {
+        // Moved (a cancel, a report) or gone since the index was read: someone else's step won.
+        if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;
+      }
+    }
+  }
+}
+
+/** Starts polling; `stop` resolves once the current round is over. */
+export function startLocalBuilder(settings: LocalBuilderSettings): { stop(): Promise<void> } {
+  let stopped = false;
+  let round: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      round = tick(settings)
+        .catch((error: unknown) => {
+          // The store may be restarting (npm start supervises it): log and try again next round.
+          console.error(`local builder: ${error instanceof Error ? error.message : String(error)}`);
+        })
+        .finally(() => {
+          if (!stopped) schedule();
+        });
+    }, settings.pollMs);
+  };
+  schedule();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+    },
+  };
+}
