@@ -40,7 +40,8 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
     exampleMessage: 'This path supports GET, POST',
   },
   conflict: {
-    description: 'The request conflicts with what exists (an email address already registered).',
+    description:
+      'The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running.',
     exampleMessage: 'A user with this email already exists',
   },
   payload_too_large: { description: 'The request body is over 64 KiB.' },

@@ -84,10 +84,13 @@ const isState = (value: string): value is DeploymentState =>
 
 /** How the document shows `status`: the comma-separated text the client sends. */
 const asStatusList = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void => {
-  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  const states = DEPLOYMENT_STATES.join('|');
+  for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
   Object.assign(jsonSchema, {
     type: 'string',
-    pattern: `^(${DEPLOYMENT_STATES.join('|')})(,(${DEPLOYMENT_STATES.join('|')}))*$`,
+    maxLength: 100,
+    pattern: `^(${states})(,(${states}))*$`,
+    examples: ['ready,error'],
   });
 };
 
