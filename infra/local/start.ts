@@ -64,6 +64,8 @@ async function main(): Promise<void> {
     const admin = await ensureAdmin(adminEmail, process.env.PLATFORM_ADMIN_PASSWORD);
     const adminPassword = process.env.PLATFORM_ADMIN_PASSWORD ?? admin.generatedPassword;
     if (store && inMemory && adminPassword) restoreAdmin = () => ensureAdmin(adminEmail, adminPassword);
+    const { backfillDeployments } = await import('./backfill-deployments.ts');
+    const backfilled = await backfillDeployments();
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     );
     console.log(`base_url:    http://localhost:${port}/v1`);
     console.log(`backend_url: http://localhost:${port}`);
+    if (backfilled > 0) console.log(`deployments: ${backfilled} from an older version indexed for the lists`);
     // Opt-in (LOCAL_BUILDER=1): moves queued deployments to building and ready, so they are seen to move.
     const { localBuilderSettings, startLocalBuilder } = await import('./builder.ts');
     const builderSettings = localBuilderSettings();

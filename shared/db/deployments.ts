@@ -101,6 +101,37 @@ export async function putDeployment(ownerId: string, deployment: Deployment): Pr
   );
 }
 
+/**
+ * Gives a deployment written before the list indexes existed its list keys and, while unfinished,
+ * its place in the builder's work list. Conditional on its status as read, so a transition that
+ * gets there first keeps the keys it wrote. False when there was nothing to do.
+ */
+export async function addMissingListKeys(item: Record<string, unknown>): Promise<boolean> {
+  const status = statusOf(item.status);
+  const ownerId = String(item.ownerId);
+  const keys = listKeys(ownerId, String(item.projectId), String(item.branch), status);
+  const unfinished = status === 'queued' || status === 'building';
+  const added = await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { ownerId, id: String(item.id) },
+        UpdateExpression: `SET ${Object.keys(keys)
+          .map((name) => `${name} = :${name}`)
+          .join(', ')}${unfinished ? ', activeStatus = :status' : ''}`,
+        ConditionExpression:
+          'attribute_exists(id) AND attribute_not_exists(ownerStatus) AND #status = :status',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(Object.entries(keys).map(([name, value]) => [`:${name}`, value])),
+          ':status': status,
+        },
+      }),
+    ),
+  );
+  return !added.failed;
+}
+
 async function findItem(ownerId: string, id: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
   return Item;
