@@ -1,15 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { App } from 'aws-cdk-lib';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
-import { PlatformStack } from '../../infra/platform-stack.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { type Route, routes } from '../../shared/routes.ts';
+import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 
 // The bundles `cdk deploy` ships are what Lambda runs, not the sources the other suites load.
 // This suite synthesizes the stack with real esbuild bundling and invokes every bundle in a fresh
@@ -19,7 +17,6 @@ import { type Route, routes } from '../../shared/routes.ts';
 // be inside the bundle.
 
 const run = promisify(execFile);
-const outdir = mkdtempSync(join(tmpdir(), 'platform-bundles-'));
 
 interface FunctionResource {
   Type: string;
@@ -29,10 +26,10 @@ interface FunctionResource {
 
 const deployed = new Map<string, { bundle: string; variables: Record<string, unknown> }>();
 
-beforeAll(() => {
-  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
-  new PlatformStack(app, 'PlatformStack');
-  const template = app.synth().getStackByName('PlatformStack').template as {
+beforeAll(async () => {
+  const assembly = await synthesizedAssembly();
+  const outdir = assembly.directory;
+  const template = assembly.getStackByName('PlatformStack').template as {
     Resources: Record<string, FunctionResource>;
   };
   for (const resource of Object.values(template.Resources)) {
@@ -43,9 +40,7 @@ beforeAll(() => {
       variables: resource.Properties.Environment?.Variables ?? {},
     });
   }
-}, 120_000);
-
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+}, 300_000);
 
 /** The template's variables with local values: table references become the local table names. */
 function environmentOf(variables: Record<string, unknown>): Record<string, string> {

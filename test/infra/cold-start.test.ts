@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
-import { PlatformStack } from '../../infra/platform-stack.ts';
 import { type CountingProxy, startCountingProxy } from '../support/counting-proxy.ts';
 import {
   functionsOf,
@@ -16,6 +11,7 @@ import {
   lambdaEnvironment,
   type SynthesizedFunction,
 } from '../support/lambda-bundles.ts';
+import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 import { newCaller } from '../support/users.ts';
 
 // A cold start of the synthesized create-project bundle, as Lambda makes one, in front of the
@@ -24,26 +20,21 @@ import { newCaller } from '../support/users.ts';
 // share one HTTP handler, so one connection carries both. The same cold starts show which
 // credentials the bundle signed with: the Lambda bundles resolve them with infra/lambda/credentials.ts.
 
-const outdir = mkdtempSync(join(tmpdir(), 'platform-cold-start-'));
 let createProject: SynthesizedFunction;
 let proxy: CountingProxy;
 
 beforeAll(async () => {
-  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
-  new PlatformStack(app, 'PlatformStack');
   const name = describeFunction('create-project');
-  const found = functionsOf(app.synth(), 'PlatformStack').find((fn) => fn.name === name);
+  const found = functionsOf(await synthesizedAssembly(), 'PlatformStack').find((fn) => fn.name === name);
   if (!found) throw new Error(`No function ${name} in the template`);
   createProject = found;
-}, 120_000);
+}, 300_000);
 
 beforeEach(async () => {
   proxy = await startCountingProxy(new URL(process.env.DYNAMODB_ENDPOINT ?? ''));
 });
 
 afterEach(() => proxy.close());
-
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 async function keyedPost(): Promise<unknown> {
   const { key } = await newCaller();

@@ -1,12 +1,15 @@
 import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { ensureTables } from '../../infra/local/ensure-tables.ts';
 import { localEnvironment } from '../../infra/local/environment.ts';
+import { startSynthesis } from './synthesized-stack.ts';
 
 // One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
 // process.env, which the test workers inherit; tests make their own users and keys, so suites
 // share the tables without depending on each other.
 
 export default async function globalSetup(): Promise<void> {
+  // Bundling every function takes longer than any suite: it starts first and runs beside the others.
+  (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
   Object.assign(process.env, localEnvironment(dynamo.endpoint), {

@@ -1,5 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import type { DynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import { endSynthesis } from './synthesized-stack.ts';
 
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __dynamoDbLocal?: DynamoDbLocal }).__dynamoDbLocal?.stop();
+  const run = globalThis as { __dynamoDbLocal?: DynamoDbLocal; __synthesis?: ChildProcess };
+  endSynthesis(run.__synthesis);
+  await run.__dynamoDbLocal?.stop();
 }

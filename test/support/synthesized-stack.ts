@@ -1,0 +1,42 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+
+// The synthesized stack, bundled as `cdk deploy` would ship it, shared by every suite that runs the
+// bundles. The test run's global setup starts one synthesis in a child process and carries on; the
+// suites that need it wait for it here, while the others run meanwhile.
+
+const DIRECTORY_VARIABLE = 'PLATFORM_TEST_ASSEMBLY';
+const WAIT_LIMIT_MS = 300_000;
+
+/** Starts the synthesis (global setup); the folder is named in the environment the workers inherit. */
+export function startSynthesis(): ChildProcess {
+  const outdir = mkdtempSync(join(tmpdir(), 'platform-assembly-'));
+  process.env[DIRECTORY_VARIABLE] = outdir;
+  const script = join(import.meta.dirname, 'synth-stack.ts');
+  return spawn(process.execPath, [script, outdir], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Stops a synthesis still running and removes its folder (global teardown). */
+export function endSynthesis(child: ChildProcess | undefined): void {
+  if (child && child.exitCode === null) child.kill();
+  const outdir = process.env[DIRECTORY_VARIABLE];
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+}
+
+/** The synthesized cloud assembly, once the run's synthesis has finished. */
+export async function synthesizedAssembly(): Promise<CloudAssembly> {
+  const outdir = process.env[DIRECTORY_VARIABLE];
+  if (!outdir) throw new Error(`${DIRECTORY_VARIABLE} is not set: the global setup starts the synthesis`);
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  while (!existsSync(join(outdir, '.synth-done'))) {
+    const failed = join(outdir, '.synth-failed');
+    if (existsSync(failed)) throw new Error(`Synthesis failed: ${readFileSync(failed, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`Synthesis did not finish within ${WAIT_LIMIT_MS / 1000} s`);
+    await sleep(250);
+  }
+  return new CloudAssembly(outdir);
+}
