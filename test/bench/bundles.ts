@@ -4,7 +4,9 @@
 //   invocation (require + one call on DynamoDB Local), medians of interleaved rounds.
 //   Warm: GET /v1/projects/{id} and POST /v1/deployments through the local gateway against a
 //   minimal node:http server making the same DynamoDB calls: p50 latency and throughput.
-// BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 8) trade time for precision.
+// BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 16) trade time for precision.
+// BENCH_CREDENTIALS=sdk bundles the functions with the SDK's default credential chain (as before
+// infra/lambda/credentials.ts), to compare.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +21,8 @@ import { listen } from './warm.ts';
 import { warmPhase } from './warm-phase.ts';
 
 const COLD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 8);
-const WARM_PER_ROUND = { sequential: 40, concurrent: 400 };
+const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 16);
+const WARM_PER_ROUND = { sequential: 20, concurrent: 200 };
 
 const outdir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
 const dynamo = await startDynamoDbLocal({ port: await freePort() });
@@ -34,8 +36,10 @@ try {
   await ensureTables(client);
   client.destroy();
 
-  console.log(`Node ${process.version}; bundling the stack's functions and the bare handler...`);
-  const synthesized = synthesize(outdir);
+  const sdkCredentialChain = process.env.BENCH_CREDENTIALS === 'sdk';
+  const chain = sdkCredentialChain ? "the SDK's default credential chain" : 'their credential chain';
+  console.log(`Node ${process.version}; bundling the functions (with ${chain}) and the bare handler...`);
+  const synthesized = synthesize(outdir, { sdkCredentialChain });
 
   // Loaded after the settings above: the store's clients read them when they load.
   const { createGateway } = await import('../../infra/local/gateway.ts');

@@ -6,7 +6,7 @@ import {
   lambdaEnvironment,
   type SynthesizedFunction,
 } from '../support/lambda-bundles.ts';
-import { eventFor, requestFor, routeOfFunction } from './requests.ts';
+import { changesDeployment, eventFor, requestFor, routeOfFunction } from './requests.ts';
 import type { BenchSetup } from './setup.ts';
 import { rotated } from './stats.ts';
 import type { Synthesized } from './synth.ts';
@@ -46,10 +46,12 @@ function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf']
 function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan {
   const route = routeOfFunction(fn.name);
   if (!route) throw new Error(`No route row for the function ${fn.name}`);
-  // Fresh keys for every invocation (made before the process starts, so not timed).
+  // Fresh keys (and deployment) for every invocation, made before its process starts: not timed.
   const eventOf = async (round: number) => {
     const [caller, spare] = [await data.issueKey(), await data.issueKey()];
-    return eventFor(requestFor(route, data, round, { key: caller.apiKey, spareKeyId: spare.id }), round);
+    const disposables = { key: caller.apiKey, spareKeyId: spare.id };
+    const deploymentId = changesDeployment(route) ? await data.newDeployment() : undefined;
+    return eventFor(requestFor(route, data, round, { ...disposables, deploymentId }), round);
   };
   return planOf(
     fn,

@@ -35,15 +35,20 @@ export function routeOfFunction(name: string): Route | undefined {
   return routes.find((route) => route.api === match?.[1] && `${route.method} ${route.path}` === first);
 }
 
-/** Keys of the admin's for one request: the one it is made with, and one it may revoke. */
-export interface RequestKeys {
+/** What one request may use up: the key it is made with, a key it may revoke, a deployment it may change. */
+export interface Disposables {
   key: string;
   spareKeyId: string;
+  deploymentId?: string;
 }
 
-export function requestFor(route: Route, data: BenchData, round: number, keys?: RequestKeys): BenchRequest {
+/** Whether the route changes the deployment it names (so each invocation needs its own). */
+export const changesDeployment = (route: Route): boolean =>
+  route.method === 'POST' && route.path.startsWith('/deployments/{id}');
+
+export function requestFor(route: Route, data: BenchData, round: number, keys?: Disposables): BenchRequest {
   const ids: Record<string, string> = {
-    '/deployments': data.deploymentId,
+    '/deployments': keys?.deploymentId ?? data.deploymentId,
     '/keys': keys?.spareKeyId ?? 'key_unknown',
   };
   const id = ids[`/${route.path.split('/')[1]}`] ?? data.projectId;
@@ -56,6 +61,7 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/projects': { name: 'bench' },
     '/deployments': { projectId: data.projectId },
     '/keys': { name: 'bench' },
+    '/deployments/{id}/events': { status: 'building' },
     '/auth/register': { email: `bench-${data.runId}-${round}@example.test`, password: 'bench passphrase' },
     '/auth/login': login,
   };

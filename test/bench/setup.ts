@@ -3,7 +3,8 @@ import type { BenchData } from './requests.ts';
 // What the measured requests need in the store: an admin's project and deployment, users to log
 // in (one per round: login allows only a few attempts per email and window), and keys of that
 // admin with an allowance no bench exhausts: one for the warm phase, and a fresh one for every
-// cold invocation, since some of them revoke the key they are called with (logout, revoke-key).
+// cold invocation, since some of them revoke the key they are called with (logout, revoke-key);
+// likewise a fresh deployment for those that change one.
 // Things are made through the local gateway, as clients make them, except keys, which are issued
 // directly so that they can carry their own allowance.
 
@@ -12,6 +13,8 @@ export interface BenchSetup extends BenchData {
   ownerId: string;
   /** A new key of the admin's, and its id. */
   issueKey(): Promise<{ apiKey: string; id: string }>;
+  /** A new queued deployment of the admin's project, for requests that change one (cancel, report). */
+  newDeployment(): Promise<string>;
 }
 
 export async function makeBenchData(gatewayUrl: string, rounds: number): Promise<BenchSetup> {
@@ -44,9 +47,12 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
     password: 'bench passphrase',
   }));
   for (const user of loginUsers) await post('/auth/register', user);
+  const newDeployment = async () =>
+    String((await post('/v1/deployments', { projectId: project.id }, adminKey)).id);
   return {
     ownerId,
     issueKey,
+    newDeployment,
     adminKey,
     projectId: String(project.id),
     deploymentId: String(deployment.id),

@@ -28,8 +28,16 @@ function withDefaultCredentialChain(options: BundlingOptions): BundlingOptions {
   return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
 }
 
-/** Synthesizes the stack and the bare handler into `outdir`, bundling each with esbuild. */
-export function synthesize(outdir: string): Synthesized {
+/**
+ * Synthesizes the stack and the bare handler into `outdir`, bundling each with esbuild. With
+ * `sdkCredentialChain`, the functions are bundled without the credential alias too (as they were
+ * before it), for a before/after comparison in one command.
+ */
+export function synthesize(outdir: string, options: { sdkCredentialChain?: boolean } = {}): Synthesized {
+  if (options.sdkCredentialChain) {
+    // This process only builds bundles: changing the shared options here changes nothing else.
+    Object.assign(FUNCTION_BUNDLING, withDefaultCredentialChain(FUNCTION_BUNDLING));
+  }
   // Asset metadata (which folder holds which function's bundle) is on by default only under the CLI.
   const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
   new PlatformStack(app, 'PlatformStack');
