@@ -194,10 +194,9 @@ export async function applyTransition(
     status: to,
     updatedAt: at,
     [ENTERED_AT[to]]: at,
-    projectStatus: keys.projectStatus,
-    projectBranchStatus: keys.projectBranchStatus,
-    ownerStatus: keys.ownerStatus,
-    ownerBranchStatus: keys.ownerBranchStatus,
+    // All six: those with the status change; the branch ones are rewritten unchanged (no index
+    // write), which also completes an item written before the indexes.
+    ...keys,
     ...(to === 'building' ? { activeStatus: to } : {}),
     ...(to === 'error' && message !== undefined ? { errorMessage: message } : {}),
     ...(url === undefined ? {} : { url }),
