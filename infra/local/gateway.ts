@@ -21,6 +21,12 @@ type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<
 
 /** API Gateway's own ceiling on a request payload; the handlers enforce the contract's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Connections the kernel may hold for the server before it accepts them. Node's default, 511,
+ * resets the rest of a burst of a thousand clients that connect at once (API Gateway accepts them).
+ */
+export const LISTEN_BACKLOG = 4096;
+
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
 async function loadHandlers(): Promise<Map<string, LambdaHandler>> {

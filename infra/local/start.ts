@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     }
     Object.assign(process.env, localEnvironment(endpoint));
     // Imported only now: handler modules read their settings when they load.
-    const { createGateway } = await import('./gateway.ts');
+    const { createGateway, LISTEN_BACKLOG } = await import('./gateway.ts');
     const { ensureAdmin } = await import('../ensure-admin.ts');
     const adminEmail = process.env.PLATFORM_ADMIN_EMAIL ?? 'admin@localhost.test';
     const admin = await ensureAdmin(adminEmail, process.env.PLATFORM_ADMIN_PASSWORD);
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
-      server.listen(port, ready);
+      server.listen(port, LISTEN_BACKLOG, ready);
     });
     console.log(
       `DynamoDB:    ${endpoint}${store ? (inMemory ? ' (in memory)' : ` (data in ${dataDir})`) : ''}`,

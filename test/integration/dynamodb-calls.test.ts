@@ -1,3 +1,5 @@
+import { clock } from '../../shared/clock.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
 import { recordCommands } from '../support/dynamodb-commands.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
@@ -12,6 +14,14 @@ beforeAll(async () => {
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());
+
+// Pinned mid-window: a request that crossed into a new rate-limit window would make one more write
+// (opening the window), which is not what these counts are about.
+const realNow = restoreClockAfterEach();
+beforeEach(() => {
+  const windowStart = Math.floor(realNow() / 60_000) * 60_000;
+  clock.now = () => windowStart + 30_000;
+});
 
 async function countCalls(request: () => Promise<unknown>): Promise<string[]> {
   commands.take();

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createGateway } from '../../infra/local/gateway.ts';
+import { createGateway, LISTEN_BACKLOG } from '../../infra/local/gateway.ts';
 import { countingDb, db } from '../../shared/db/client.ts';
 
 export interface TestGateway {
@@ -11,7 +11,7 @@ export interface TestGateway {
 /** The local gateway on a free port, over real HTTP, with the same handlers Lambda runs. */
 export async function startGateway(): Promise<TestGateway> {
   const server = await createGateway();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', LISTEN_BACKLOG, resolve));
   const { port } = server.address() as AddressInfo;
   const backendUrl = `http://127.0.0.1:${port}`;
   return {
