@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { hasControlCharacter } from '../domain/text.ts';
-import { atMost } from './common.ts';
+import { atMost, DisplayName } from './common.ts';
 
 // Emails are compared in one form: trimmed and lower-cased before anything else sees them.
 const Email = z
@@ -35,19 +34,7 @@ export const RegisterBody = z
   .strictObject({
     email: Email,
     password: NewPassword,
-    name: z.optional(
-      z
-        .string()
-        .check(
-          z.trim(),
-          z.minLength(1, 'must not be empty'),
-          atMost(100),
-          z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
-        )
-        .register(z.globalRegistry, {
-          description: 'Trimmed first; then 1 to 100 characters, no control characters.',
-        }),
-    ),
+    name: z.optional(DisplayName),
   })
   .register(z.globalRegistry, {
     id: 'RegisterBody',

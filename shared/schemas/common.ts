@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { isValidBranchName, MAX_BRANCH_LENGTH } from '../domain/branch-name.ts';
+import { hasControlCharacter } from '../domain/text.ts';
 
 /**
  * A length cap that stops validation when it fails, so no later check (a regex, a refinement)
@@ -7,6 +8,19 @@ import { isValidBranchName, MAX_BRANCH_LENGTH } from '../domain/branch-name.ts';
  */
 export const atMost = (length: number, message = `must be at most ${length} characters`) =>
   z.maxLength(length, { error: message, abort: true });
+
+/** A name a person gives something (a project, a key, themselves): what every such field accepts. */
+export const DisplayName = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    atMost(100),
+    z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
+  )
+  .register(z.globalRegistry, {
+    description: 'Trimmed first; then 1 to 100 characters, no control characters.',
+  });
 
 /** `{id}` in a path. Its format is checked by the domain, which answers 404 for any unknown id. */
 export const IdParams = z.object({

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { SCOPES } from '../domain/scopes.ts';
-import { hasControlCharacter } from '../domain/text.ts';
-import { atMost } from './common.ts';
+import { DisplayName } from './common.ts';
 
 // API keys a user manages: the request to make one, and a key as its owner sees it (never the
 // plaintext after the 201, never the digest).
@@ -18,17 +17,7 @@ const Scopes = z
 
 export const CreateKeyBody = z
   .strictObject({
-    name: z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1, 'must not be empty'),
-        atMost(100),
-        z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
-      )
-      .register(z.globalRegistry, {
-        description: 'Trimmed first; then 1 to 100 characters, no control characters.',
-      }),
+    name: DisplayName,
     scopes: z.optional(Scopes).register(z.globalRegistry, {
       description: "Defaults to the calling key's scopes, and may not exceed them.",
     }),
