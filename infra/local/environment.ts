@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { tables } from '#shared/db/tables.ts';
+import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '#shared/domain/key-identity.ts';
+import { secrets } from '#shared/secrets.ts';
 
 /**
  * The environment the stack gives each function, for a local run: every table under its local
- * name, the DynamoDB endpoint, and a cursor-signing secret (random per run unless one is set).
+ * name, the DynamoDB endpoint, and the secrets by value (in AWS, functions get their ARNs): the
+ * cursor key random per run unless one is set, and the key-signing seed as given (`npm start`
+ * keeps one beside its data, so keys survive a restart) or random.
  */
 export function localEnvironment(
   endpoint: string,
@@ -12,9 +16,12 @@ export function localEnvironment(
   const tableNames = Object.fromEntries(
     Object.values(tables).map((table) => [table.envVar, table.localName]),
   );
+  const seed = env[secrets.keySigningSeed] ?? randomBytes(32).toString('hex');
   return {
     ...tableNames,
     DYNAMODB_ENDPOINT: endpoint,
-    CURSOR_SECRET: env.CURSOR_SECRET ?? randomBytes(32).toString('hex'),
+    [secrets.cursorKey]: env[secrets.cursorKey] ?? randomBytes(32).toString('hex'),
+    [secrets.keySigningSeed]: seed,
+    [PUBLIC_KEY_VARIABLE]: keyPairOfSeed(seed).publicKey,
   };
 }

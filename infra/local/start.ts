@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { secrets } from '#shared/secrets.ts';
 import { freePort, localClient } from './dynamodb-local.ts';
 import { ensureTables } from './ensure-tables.ts';
 import { localEnvironment } from './environment.ts';
@@ -22,6 +24,16 @@ async function createTables(endpoint: string): Promise<void> {
   }
 }
 
+/**
+ * The key-signing seed kept beside the data, made on first start: keys issued by one run are signed
+ * by it and must still be genuine in the next (a new seed would log everyone out).
+ */
+function keptSigningSeed(dir: string): string {
+  const file = join(dir, 'key-signing-seed');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
 async function main(): Promise<void> {
   let store: SupervisedStore | undefined;
   // Set once the admin exists: a store restarted in memory has lost it, and the credentials
@@ -41,7 +53,10 @@ async function main(): Promise<void> {
     if (endpoint) {
       await createTables(endpoint);
     } else {
-      if (!inMemory) mkdirSync(dataDir, { recursive: true });
+      if (!inMemory) {
+        mkdirSync(dataDir, { recursive: true });
+        process.env[secrets.keySigningSeed] ??= keptSigningSeed(dataDir);
+      }
       store = await superviseDynamoDbLocal({
         port: await freePort(),
         ...(inMemory ? {} : { dataDir }),

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import type { Caller, Role } from '../domain/caller.ts';
+import { identityIsGenuine, type KeyIdentity, signIdentity } from '../domain/key-identity.ts';
 import { allowance, type RateLimitState, windowAt } from '../domain/rate-limit.ts';
 import { type Scope, scopesOf } from '../domain/scopes.ts';
 import { newId } from '../ids.ts';
@@ -37,6 +38,8 @@ interface ApiKeyItem {
   rateLimit?: number;
   windowStart: number;
   windowCount: number;
+  /** Over the identity fields (shared/domain/key-identity.ts): what admission trusts them by. */
+  identitySignature: string;
 }
 
 export interface NewApiKey {
@@ -56,6 +59,15 @@ export interface NewApiKey {
 /** Stores a key's digest and returns its id. The caller made the key and keeps the plaintext. */
 export async function putApiKey(key: NewApiKey): Promise<string> {
   const keyId = newId('key');
+  const identity: KeyIdentity = {
+    keyHash: key.keyHash,
+    keyId,
+    userId: key.userId,
+    role: key.role,
+    scopes: key.scopes,
+    expiresAt: key.expiresAt,
+    ...(key.rateLimit === undefined ? {} : { rateLimit: key.rateLimit }),
+  };
   const item: ApiKeyItem = {
     keyHash: key.keyHash,
     keyId,
@@ -70,6 +82,7 @@ export async function putApiKey(key: NewApiKey): Promise<string> {
     ...(key.rateLimit === undefined ? {} : { rateLimit: key.rateLimit }),
     windowStart: windowAt(key.nowSeconds, key.windowSeconds).start,
     windowCount: 0,
+    identitySignature: await signIdentity(identity),
   };
   await db.send(
     new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
@@ -185,10 +198,32 @@ const LIVE_KEY = 'attribute_exists(keyHash) AND expiresAt > :now AND attribute_n
 const UNDER_LIMIT =
   '((attribute_exists(rateLimit) AND windowCount < rateLimit) OR (attribute_not_exists(rateLimit) AND windowCount < :defaultLimit))';
 
+/** Whether an item's owner, role, scopes, expiry and allowance are still those it was issued with. */
+const isGenuine = (item: Record<string, unknown>): boolean =>
+  identityIsGenuine(
+    {
+      keyHash: String(item.keyHash),
+      keyId: String(item.keyId),
+      userId: String(item.userId),
+      role: String(item.role),
+      scopes: Array.isArray(item.scopes) ? item.scopes.map(String) : [],
+      expiresAt: Number(item.expiresAt),
+      ...(typeof item.rateLimit === 'number' ? { rateLimit: item.rateLimit } : {}),
+    },
+    item.identitySignature,
+  );
+
 const limitOf = (item: Record<string, unknown>, defaultLimit: number): number =>
   typeof item.rateLimit === 'number' ? item.rateLimit : defaultLimit;
 
+/** The caller an item stands for, when its identity fields are genuine; a tampered item admits nothing. */
 const admitted = (
+  item: Record<string, unknown>,
+  policy: AdmissionPolicy,
+  windowStart: number,
+): KeyAdmission => (isGenuine(item) ? admittedCaller(item, policy, windowStart) : { outcome: 'rejected' });
+
+const admittedCaller = (
   item: Record<string, unknown>,
   policy: AdmissionPolicy,
   windowStart: number,
@@ -267,7 +302,12 @@ export async function admitKey(keyHash: string, policy: AdmissionPolicy): Promis
     if (!counted.failed) return admitted(counted.result.Attributes ?? {}, policy, windowStart);
 
     const old = counted.old;
-    if (!old || Number(old.expiresAt) <= policy.nowSeconds || old.revokedAt !== undefined) {
+    if (
+      !old ||
+      !isGenuine(old) ||
+      Number(old.expiresAt) <= policy.nowSeconds ||
+      old.revokedAt !== undefined
+    ) {
       return { outcome: 'rejected' };
     }
     const storedStart = Number(old.windowStart);

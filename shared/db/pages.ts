@@ -39,7 +39,7 @@ export async function queryPage(
   paged: PagedQuery,
   page: PageRequest,
 ): Promise<Page<Record<string, unknown>>> {
-  const startAfter = page.cursor === undefined ? undefined : decodeCursor(paged.scope, page.cursor);
+  const startAfter = page.cursor === undefined ? undefined : await decodeCursor(paged.scope, page.cursor);
   const { Items = [] } = await db.send(
     new QueryCommand({
       ...paged.query,
@@ -54,7 +54,7 @@ export async function queryPage(
   return {
     items,
     nextCursor: hasMore
-      ? encodeCursor(paged.scope, String(last['below' in paged.resume ? paged.resume.below : 'id']))
+      ? await encodeCursor(paged.scope, String(last['below' in paged.resume ? paged.resume.below : 'id']))
       : null,
   };
 }
@@ -70,7 +70,7 @@ export async function mergedQueryPage(
   queries: readonly PagedQuery['query'][],
   page: PageRequest,
 ): Promise<Page<Record<string, unknown>>> {
-  const below = page.cursor === undefined ? undefined : decodeCursor(scope, page.cursor);
+  const below = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
   const answers = await Promise.all(
     queries.map((query) =>
       db.send(
@@ -90,6 +90,7 @@ export async function mergedQueryPage(
   const last = items.at(-1);
   return {
     items,
-    nextCursor: all.length > page.limit && last !== undefined ? encodeCursor(scope, String(last.id)) : null,
+    nextCursor:
+      all.length > page.limit && last !== undefined ? await encodeCursor(scope, String(last.id)) : null,
   };
 }
