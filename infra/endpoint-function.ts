@@ -3,24 +3,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type ParamsAndSecretsLayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
+import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
 
 // Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
-// DeleteItem, BatchWriteItem and stream reads, none of which any request path needs.
-const READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-];
+// BatchGetItem, ConditionCheckItem, DeleteItem, BatchWriteItem and stream reads, none of which any
+// request path calls. (A transaction's Put needs PutItem, which `write` has.)
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
+  count: ['dynamodb:UpdateItem'],
   read: READ_ACTIONS,
+  update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
@@ -47,7 +47,7 @@ export const FUNCTION_BUNDLING = {
   },
 } satisfies BundlingOptions;
 
-const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+export const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const resolve = createRequire(import.meta.url).resolve;
 
@@ -69,6 +69,12 @@ export interface EndpointFunctionProps {
   tables: Record<TableKey, ITable>;
   /** Variables every function gets (table variables are added by `bindTable`). */
   environment?: Record<string, string>;
+  /** Every secret of the stack; the function may read only those its row names. */
+  secrets: Record<SecretName, ISecret>;
+  /** The extension that serves secrets on localhost (shared/secrets.ts): added to functions that read one. */
+  secretsExtension: ParamsAndSecretsLayerVersion;
+  /** Reserved concurrency, when the stack asks for it for this row (the /auth/* rows). */
+  reservedConcurrency?: number;
 }
 
 /** One handler's Lambda function, with every default in one place and exactly its row's table grants. */
@@ -89,6 +95,10 @@ export class EndpointFunction extends NodejsFunction {
       // CPU scales with memory, so the password-hashing rows ask for more.
       memorySize: route.memoryMb ?? 256,
       environment: props.environment,
+      ...(route.secrets?.length ? { paramsAndSecrets: props.secretsExtension } : {}),
+      ...(props.reservedConcurrency === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrency }),
       // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
       logGroup: new LogGroup(scope, `${id}Logs`, {
         retention: RetentionDays.ONE_MONTH,
@@ -111,6 +121,13 @@ export class EndpointFunction extends NodejsFunction {
       const access = route.tables[key];
       if (access) this.bindTable(key, props.tables[key], access);
     }
+    for (const name of route.secrets ?? []) this.bindSecret(name, props.secrets[name]);
+  }
+
+  /** A secret by reference only: its ARN in the environment and a read grant; the value never is. */
+  bindSecret(name: SecretName, secret: ISecret): void {
+    this.addEnvironment(arnVariableOf(name), secret.secretArn);
+    secret.grantRead(this);
   }
 
   /** Binds a table to this function: the variable that carries its name and the least-privilege grant, together. */

@@ -1,36 +1,90 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { join } from 'node:path';
+import {
+  CfnOutput,
+  CfnResource,
+  CustomResource,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
 import { EndpointType, LambdaIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  Architecture,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
+import { PUBLIC_KEY_VARIABLE } from '../shared/domain/key-identity.ts';
 import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes } from '../shared/routes.ts';
-import { EndpointFunction } from './endpoint-function.ts';
+import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
+import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
+import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
+import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 
 /** Stage names: the platform API's stage makes `{base_url}` end in `/v1`. */
 const stageNames: Record<ApiGroup, string> = { platform: 'v1', backend: 'live' };
 
+/** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
+export interface PlatformStackProps extends StackProps {
+  /**
+   * The deployment stage (`-c stage=staging`): its name is part of the stack's and the resources'
+   * names, so several stages live side by side in one account and region. Unset: today's names.
+   */
+  stage?: string;
+  /** WAF's per-address limits (infra/edge-protection.ts). */
+  edgeLimits?: Partial<EdgeLimits>;
+  /**
+   * Reserved concurrency for each /auth/* function. Off unless asked for: it caps them and keeps
+   * them from starving the rest, but a new account's quota is 10 and the deploy would fail.
+   */
+  authReservedConcurrency?: number;
+}
+
+/** Stage names must fit everywhere they appear: stack names, API names, WAF names. */
+export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
+
 /** Everything the service runs on, built from the route table and the table declaration alone. */
 export class PlatformStack extends Stack {
   readonly tables: Record<TableKey, Table>;
+  readonly secrets: Record<SecretName, Secret>;
   readonly apis: Record<ApiGroup, RestApi>;
+  readonly stage: string | undefined;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
+    if (props.stage !== undefined && !STAGE_PATTERN.test(props.stage)) {
+      throw new Error(
+        `stage must be lowercase letters, digits and dashes, starting with a letter: ${props.stage}`,
+      );
+    }
+    this.stage = props.stage;
 
     this.tables = byKey(tableKeys, (key) => this.addTable(key, tables[key]));
-
-    const cursorSecret = new Secret(this, 'CursorSecret', {
-      description: 'HMAC key that signs the opaque list cursors (nextCursor)',
-      generateSecretString: { passwordLength: 48, excludePunctuation: true },
-    });
-    const environment = {
-      // List cursors are HMAC-signed with this key on every list request. A dynamic reference resolves
-      // it once, at deploy time, into the function's configuration: no Secrets Manager call per request
-      // or cold start. Rotating it means redeploying (outstanding cursors then fail as tampered).
-      CURSOR_SECRET: cursorSecret.secretValue.unsafeUnwrap(),
+    this.secrets = {
+      cursorKey: this.addSecret(
+        'CursorSecret',
+        'HMAC key that signs the opaque list cursors (nextCursor); may be rotated',
+      ),
+      keySigningSeed: this.addSecret(
+        'KeySigningSeed',
+        "Seed of the Ed25519 key that signs API keys' identity fields; rotating it invalidates every key",
+      ),
     };
+    // Serves the secrets on localhost (shared/secrets.ts); its cache keeps a value a minute.
+    const secretsExtension = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+      secretsManagerTtl: Duration.minutes(1),
+      logLevel: ParamsAndSecretsLogLevel.WARN,
+    });
+    const environment = { [PUBLIC_KEY_VARIABLE]: this.keySigningPublicKey(secretsExtension) };
 
     // One function per handler: rows that share one (the docs) are methods of the same function.
     const functions = new Map<string, EndpointFunction>();
@@ -41,7 +95,13 @@ export class PlatformStack extends Stack {
         new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
           route,
           tables: this.tables,
-          environment,
+          // Only functions that admit keys verify their signatures.
+          environment: route.access === 'apiKey' ? environment : {},
+          secrets: this.secrets,
+          secretsExtension,
+          ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
+            ? { reservedConcurrency: props.authReservedConcurrency }
+            : {}),
         }),
       );
     }
@@ -56,6 +116,16 @@ export class PlatformStack extends Stack {
       backend: this.addApi('BackendApi', 'backend', functionOf),
     };
 
+    new EdgeProtection(this, 'EdgeProtection', {
+      name: this.named('edge'),
+      limits: { ...DEFAULT_EDGE_LIMITS, ...props.edgeLimits },
+      apis: [this.apis.platform, this.apis.backend],
+      authPathPrefix: `/${stageNames.backend}/auth/`,
+    });
+
+    if (props.stage !== undefined) {
+      new CfnOutput(this, 'Stage', { description: 'The deployment stage of this stack', value: props.stage });
+    }
     new CfnOutput(this, 'BaseUrl', {
       description: '{base_url}: the versioned platform API',
       value: this.stageUrl('platform'),
@@ -70,16 +140,24 @@ export class PlatformStack extends Stack {
     });
   }
 
+  /** A resource name unique to this stack, and so to its stage. */
+  private named(name: string): string {
+    return `${this.stackName}-${name}`;
+  }
+
   private addTable(key: TableKey, definition: TableDefinition): Table {
     const table = new Table(this, `${pascalCase(key)}Table`, {
       billingMode: BillingMode.PAY_PER_REQUEST,
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
       sortKey: definition.sortKey ? { name: definition.sortKey, type: AttributeType.STRING } : undefined,
       timeToLiveAttribute: definition.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.pointInTimeRecovery },
-      // Tables with point-in-time recovery hold data that cannot be recomputed; the rest are counters.
-      removalPolicy: definition.pointInTimeRecovery ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // Users' data survives mistakes: a `cdk destroy`, a deleted stack, a console click, a bad
+      // write (restore to any second of the last 35 days). Counters and cached answers need none.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.keepsUserData },
+      deletionProtection: definition.keepsUserData,
+      removalPolicy: definition.keepsUserData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    pinLogicalId(table, pinnedLogicalIds.tables[key]);
     for (const [indexName, index] of Object.entries(definition.indexes ?? {})) {
       table.addGlobalSecondaryIndex({
         indexName,
@@ -91,6 +169,43 @@ export class PlatformStack extends Stack {
     return table;
   }
 
+  /** A generated secret, kept when the stack goes (a new one would log everyone out). */
+  private addSecret(id: keyof typeof pinnedLogicalIds.secrets, description: string): Secret {
+    const secret = new Secret(this, id, {
+      description,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    pinLogicalId(secret, pinnedLogicalIds.secrets[id]);
+    return secret;
+  }
+
+  /**
+   * The public half of the key-signing seed, made at deploy time by a custom resource that may read
+   * the seed: the verifying functions get it as a plain variable, and never the seed.
+   */
+  private keySigningPublicKey(secretsExtension: ParamsAndSecretsLayerVersion): string {
+    const onEvent = new NodejsFunction(this, 'KeySigningPublicKeyFunction', {
+      description: 'Custom resource: the public key of the key-signing seed',
+      entry: join(repoRoot, 'infra', 'custom-resources', 'key-signing-public-key.ts'),
+      projectRoot: repoRoot,
+      depsLockFilePath: join(repoRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      timeout: Duration.seconds(30),
+      paramsAndSecrets: secretsExtension,
+      environment: { [arnVariableOf('keySigningSeed')]: this.secrets.keySigningSeed.secretArn },
+      bundling: FUNCTION_BUNDLING,
+    });
+    this.secrets.keySigningSeed.grantRead(onEvent);
+    const provider = new Provider(this, 'KeySigningPublicKeyProvider', { onEventHandler: onEvent });
+    const publicKey = new CustomResource(this, 'KeySigningPublicKey', {
+      serviceToken: provider.serviceToken,
+      resourceType: 'Custom::KeySigningPublicKey',
+    });
+    return publicKey.getAttString('PublicKey');
+  }
+
   /**
    * One REST API per group: a method per row, and the group's fallback function on `ANY` of the root,
    * of `/{proxy+}` and of every resource the rows create, so that unknown paths (404) and known paths
@@ -98,6 +213,8 @@ export class PlatformStack extends Stack {
    */
   private addApi(id: string, group: ApiGroup, functionOf: (route: Route) => EndpointFunction): RestApi {
     const api = new RestApi(this, id, {
+      // Today's names without a stage; with one, the stage is in them.
+      restApiName: this.stage === undefined ? id : `${id}-${this.stage}`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       cloudWatchRole: false,
       deployOptions: {
@@ -149,6 +266,17 @@ function resourcePaths(routesOfGroup: readonly Route[]): string[] {
 function byKey<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
   // Complete by construction: every key of `keys` gets its value.
   return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, V>;
+}
+
+/**
+ * Keeps a stateful resource's logical id whatever its construct is called: CloudFormation replaces a
+ * resource whose logical id changes, which for a table means a new, empty one.
+ */
+function pinLogicalId(construct: Construct, logicalId: string): void {
+  const resource = construct.node.defaultChild;
+  if (!(resource instanceof CfnResource))
+    throw new Error(`${construct.node.path} has no CloudFormation resource`);
+  resource.overrideLogicalId(logicalId);
 }
 
 /** `list-projects` -> `ListProjects`, `apiKeys` -> `ApiKeys`: stable construct ids. */

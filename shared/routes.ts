@@ -3,6 +3,7 @@ import { type Scope, scopeFor } from './domain/scopes.ts';
 import type { ErrorCode } from './http/error-catalogue.ts';
 import type { RequestSchemaName } from './schemas/requests.ts';
 import type { ResponseBodyName } from './schemas/responses.ts';
+import type { SecretName } from './secrets.ts';
 
 // The route table: the one list of endpoints. The CDK stack builds one function per handler and one
 // API Gateway method per row, granting exactly the tables the row names; the local gateway routes by
@@ -23,7 +24,14 @@ export type ApiGroup = 'platform' | 'backend';
  */
 export type Access = 'apiKey' | 'authThrottled' | 'public';
 
-export type TableAccess = 'read' | 'write';
+/**
+ * What a function may do to a table's items, as IAM actions (infra/endpoint-function.ts):
+ * - `count`: UpdateItem only, no reads: counters (admission on key items, per-address buckets);
+ * - `read`: get and query;
+ * - `update`: read, and update items;
+ * - `write`: read, update, and put new items.
+ */
+export type TableAccess = 'count' | 'read' | 'update' | 'write';
 
 /** Media types a reply may have besides JSON (the docs page and its files); sent with charset=utf-8. */
 export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
@@ -51,6 +59,8 @@ interface RouteRow {
   tables: Partial<Record<TableKey, TableAccess>>;
   /** Lambda memory; CPU scales with it, so password hashing gets more. */
   memoryMb?: number;
+  /** Secrets the function reads (shared/secrets.ts); the stack grants exactly these, by ARN. */
+  secrets?: readonly SecretName[];
 }
 
 /** A row that serves one operation of the OpenAPI document. */
@@ -87,11 +97,21 @@ export interface FallbackRoute extends RouteRow {
 
 export type Route = EndpointRoute | FallbackRoute;
 
-/** Every `apiKey` route counts requests on the key's item, or per source address without one. */
-const keyed = { apiKeys: 'write', rateLimits: 'write' } as const;
+/**
+ * Every `apiKey` route counts requests on the key's item, or per source address without one. It may
+ * update key items but never put one: only login and key creation issue keys (and only they can sign
+ * a key's identity, shared/domain/key-identity.ts).
+ */
+const keyed = { apiKeys: 'count', rateLimits: 'count' } as const;
+/** The API key table for functions that list or revoke a user's keys (by the owner index). */
+const ownKeys = { ...keyed, apiKeys: 'update' } as const;
 /** Every POST of the versioned API takes an Idempotency-Key (`takesIdempotencyKey` below). */
 const keyedPost = { ...keyed, idempotency: 'write' } as const;
-const throttled = { rateLimits: 'write' } as const;
+const throttled = { rateLimits: 'count' } as const;
+/** Lists hand out signed cursors. */
+const signsCursors = ['cursorKey'] as const;
+/** Login and key creation sign the keys they issue. */
+const issuesKeys = ['keySigningSeed'] as const;
 
 export const FALLBACK_PATH = '/{proxy+}';
 
@@ -99,31 +119,31 @@ export const FALLBACK_PATH = '/{proxy+}';
 // biome-ignore format: rows read as a table
 const routeTable = [
   // Versioned API ({base_url} = .../v1)
-  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { ...keyed, projects: 'read' },
+  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { ...keyed, projects: 'read' }, secrets: signsCursors,
     operationId: 'listProjects', tag: 'Projects', summary: 'List your projects, newest first', request: { query: 'PageQuery' }, replies: { 200: 'ProjectList' } },
   { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { ...keyedPost, projects: 'write' },
     operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
   { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { ...keyed, projects: 'read' },
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' },
+  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status and branch", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyedPost, projects: 'read', deployments: 'write' },
     operationId: 'createDeployment', tag: 'Deployments', summary: 'Deploy a branch of one of your projects, or redeploy one of your deployments', request: { body: 'CreateDeploymentBody' }, replies: { 201: { body: 'Deployment', headers: ['Location'] } }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' },
+  { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listDeployments', tag: 'Deployments', summary: 'List all your deployments, newest first, by project, status and branch', request: { query: 'DeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', tables: { ...keyedPost, deployments: 'write' },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', tables: { ...keyedPost, deployments: 'update' },
     operationId: 'reportDeploymentEvent', tag: 'Deployments', summary: "Report a deployment's progress (a change of status)", request: { params: 'IdParams', body: 'ReportDeploymentEventBody' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', tables: { ...keyed, deployments: 'read' },
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { ...keyedPost, deployments: 'write' },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { ...keyedPost, deployments: 'update' },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', tables: { ...keyed, deployments: 'read' },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: keyed,
+  { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: ownKeys, secrets: signsCursors,
     operationId: 'listKeys', tag: 'API keys', summary: 'List your API keys, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'ApiKeyList' } },
-  { api: 'platform', method: 'POST', path: '/keys', handler: 'create-key', access: 'apiKey', tables: keyedPost,
+  { api: 'platform', method: 'POST', path: '/keys', handler: 'create-key', access: 'apiKey', tables: { ...keyedPost, apiKeys: 'write' }, secrets: issuesKeys,
     operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } } },
-  { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: keyed,
+  { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: ownKeys,
     operationId: 'revokeKey', tag: 'API keys', summary: 'Revoke one of your API keys, effective on its next request', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: keyed },
 
@@ -132,11 +152,11 @@ const routeTable = [
     operationId: 'getHealth', tag: 'Service', summary: 'Check that the service and its store answer', replies: { 200: 'Health', 503: 'Health' } },
   { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { ...throttled, users: 'write' }, memoryMb: 1024,
     operationId: 'register', tag: 'Auth', summary: 'Create an account (always a member)', request: { body: 'RegisterBody' }, replies: { 201: 'User' }, errors: ['conflict'] },
-  { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { ...throttled, users: 'write', apiKeys: 'write' }, memoryMb: 1024,
+  { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { ...throttled, users: 'update', apiKeys: 'write' }, memoryMb: 1024, secrets: issuesKeys,
     operationId: 'login', tag: 'Auth', summary: 'Exchange email and password for an API key', request: { body: 'LoginBody' }, replies: { 200: 'LoginResult' }, errors: ['unauthorized'] },
-  { api: 'backend', method: 'POST', path: '/auth/logout', handler: 'logout', access: 'apiKey', tables: keyed, scope: 'read',
+  { api: 'backend', method: 'POST', path: '/auth/logout', handler: 'logout', access: 'apiKey', tables: ownKeys, scope: 'read',
     operationId: 'logout', tag: 'Auth', summary: 'Revoke the API key this request is made with' , replies: { 204: null } },
-  { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { ...keyed, users: 'read' },
+  { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { ...keyed, users: 'read' }, secrets: signsCursors,
     operationId: 'listUsers', tag: 'Users', summary: 'List all users, newest first (admins only)', request: { query: 'PageQuery' }, replies: { 200: 'UserList' }, errors: ['forbidden'] },
   // The document and its page: one function (`docs`) with no table access serves these rows. One row
   // per file rather than a `{proxy+}` row: every URL it answers is an operation of the document,

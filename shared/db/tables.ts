@@ -19,8 +19,11 @@ export interface TableDefinition {
   indexes?: Record<string, { partitionKey: KeyAttribute; sortKey?: KeyAttribute }>;
   /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
   ttlAttribute?: string;
-  /** Data that cannot be recomputed gets point-in-time recovery. */
-  pointInTimeRecovery: boolean;
+  /**
+   * Users' data, which cannot be recomputed: the stack gives it point-in-time recovery and deletion
+   * protection and keeps it when the stack is deleted. Counters and cached answers do without.
+   */
+  keepsUserData: boolean;
 }
 
 export const tables = {
@@ -34,7 +37,7 @@ export const tables = {
     partitionKey: 'keyHash',
     indexes: { byOwner: { partitionKey: 'userId', sortKey: 'keyId' } },
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
+    keepsUserData: true,
   },
   /**
    * Responses of POSTs sent with an Idempotency-Key, one item per user and key (`<userId>#<key>`),
@@ -45,7 +48,7 @@ export const tables = {
     localName: 'platform-idempotency',
     partitionKey: 'id',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
+    keepsUserData: false,
   },
   /** Counters for callers without a valid key (per source address, per email): one item per window. */
   rateLimits: {
@@ -53,7 +56,7 @@ export const tables = {
     localName: 'platform-rate-limits',
     partitionKey: 'bucket',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
+    keepsUserData: false,
   },
   /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
   users: {
@@ -61,7 +64,7 @@ export const tables = {
     localName: 'platform-users',
     partitionKey: 'pk',
     indexes: { byCreation: { partitionKey: 'listing', sortKey: 'id' } },
-    pointInTimeRecovery: true,
+    keepsUserData: true,
   },
   /** Projects by owner, ids sorting by creation time. */
   projects: {
@@ -69,7 +72,7 @@ export const tables = {
     localName: 'platform-projects',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    pointInTimeRecovery: true,
+    keepsUserData: true,
   },
   /**
    * Deployments by owner (get with owner check; the caller's list, newest first) and one index per
@@ -95,7 +98,7 @@ export const tables = {
       byOwnerBranchStatus: { partitionKey: 'ownerBranchStatus', sortKey: 'id' },
       unfinished: { partitionKey: 'activeStatus', sortKey: 'id' },
     },
-    pointInTimeRecovery: true,
+    keepsUserData: true,
   },
 } as const satisfies Record<string, TableDefinition>;
 

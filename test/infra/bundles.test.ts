@@ -1,13 +1,21 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHmac, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
+import { putProject } from '../../shared/db/projects.ts';
 import { tables } from '../../shared/db/tables.ts';
+import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
+import { createUser } from '../../shared/domain/users.ts';
+import { newId } from '../../shared/ids.ts';
 import { type Route, routes } from '../../shared/routes.ts';
+import { secrets } from '../../shared/secrets.ts';
+import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
 import { synthesizedAssembly } from '../support/synthesized-stack.ts';
+import { newCaller } from '../support/users.ts';
 
 // The bundles `cdk deploy` ships are what Lambda runs, not the sources the other suites load.
 // This suite synthesizes the stack with real esbuild bundling and invokes every bundle in a fresh
@@ -26,7 +34,16 @@ interface FunctionResource {
 
 const deployed = new Map<string, { bundle: string; variables: Record<string, unknown> }>();
 
+// Secrets come from a stand-in of the extension, by the ARN the template gives (a Ref to the secret,
+// made into an ARN here). The key-signing seed is the test run's own, so keys issued in this process
+// are genuine to the bundles, which verify them with the public key the template gives them.
+let extension: StandInSecrets;
+const arnOf = (logicalId: string): string =>
+  `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${logicalId}`;
+const secretArns = new Map<string, string>();
+
 beforeAll(async () => {
+  extension = await startSecretsExtension();
   const assembly = await synthesizedAssembly();
   const outdir = assembly.directory;
   const template = assembly.getStackByName('PlatformStack').template as {
@@ -35,12 +52,25 @@ beforeAll(async () => {
   for (const resource of Object.values(template.Resources)) {
     const asset = resource.Metadata?.['aws:asset:path'];
     if (resource.Type !== 'AWS::Lambda::Function' || !asset || !resource.Properties.Description) continue;
+    const bundle = join(outdir, asset, 'index.js');
+    // CDK's custom-resource provider framework ships its own code, not one of our bundles.
+    if (!existsSync(bundle)) continue;
     deployed.set(resource.Properties.Description, {
-      bundle: join(outdir, asset, 'index.js'),
+      bundle,
       variables: resource.Properties.Environment?.Variables ?? {},
     });
   }
+  for (const [id, resource] of Object.entries(template.Resources)) {
+    if (resource.Type === 'AWS::SecretsManager::Secret') secretArns.set(id, arnOf(id));
+  }
+  const seedArn = [...secretArns.values()].find((arn) => arn.includes('KeySigningSeed'));
+  const cursorArn = [...secretArns.values()].find((arn) => arn.includes('CursorSecret'));
+  if (!seedArn || !cursorArn) throw new Error('The template has no key-signing seed or cursor secret');
+  extension.put(seedArn, process.env[secrets.keySigningSeed] ?? '');
+  extension.put(cursorArn, 'cursor-key-1');
 }, 300_000);
+
+afterAll(() => extension.close());
 
 /** The template's variables with local values: table references become the local table names. */
 function environmentOf(variables: Record<string, unknown>): Record<string, string> {
@@ -53,12 +83,26 @@ function environmentOf(variables: Record<string, unknown>): Record<string, strin
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
     LOG_LEVEL: 'silent',
   };
-  for (const name of Object.keys(variables)) {
-    const local = name === 'CURSOR_SECRET' ? 'bundle-test-secret' : localNames.get(name);
-    if (!local) throw new Error(`The template sets ${name}, which this test cannot give a local value`);
+  for (const [name, value] of Object.entries(variables)) {
+    const local = localValueOf(name, value, localNames);
+    if (local === undefined)
+      throw new Error(`The template sets ${name}, which this test cannot give a local value`);
     env[name] = local;
   }
+  // What Lambda gives every function, and the extension wants back.
+  env.AWS_SESSION_TOKEN = extension.sessionToken;
   return env;
+}
+
+function localValueOf(name: string, value: unknown, localNames: Map<string, string>): string | undefined {
+  const tableName = localNames.get(name);
+  if (tableName) return tableName;
+  if (name === PUBLIC_KEY_VARIABLE) return keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey;
+  if (name === 'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') return String(extension.port);
+  const ref = (value as { Ref?: unknown }).Ref;
+  if (name.endsWith('_ARN') && typeof ref === 'string') return secretArns.get(ref);
+  // The extension's own settings are literals.
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** A request to the route without a key, and what a client must get back. */
@@ -86,6 +130,27 @@ function probe(route: Route): {
   return { method, path, body, status: 400, error: 'validation_error' };
 }
 
+/** The API Gateway event of a request, as the local gateway builds it. */
+function eventFor(method: string, path: string, options: { body?: string; key?: string } = {}) {
+  const target = new URL(`http://localhost${path}`);
+  return buildProxyEvent(
+    {
+      method,
+      target,
+      rawHeaders: [
+        'Content-Type',
+        'application/json',
+        'Host',
+        'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com',
+        ...(options.key ? ['Authorization', `Bearer ${options.key}`] : []),
+      ],
+      body: Buffer.from(options.body ?? ''),
+      sourceIp: '203.0.113.7',
+    },
+    matchRequest(method, target.pathname),
+  );
+}
+
 async function invoke(bundle: string, env: Record<string, string>, event: unknown) {
   const script = `
     const { handler } = require(${JSON.stringify(bundle)});
@@ -107,21 +172,7 @@ describe.each(
     const function_ = deployed.get(describeFunction(route.handler));
     if (!function_) throw new Error(`No function in the template for ${route.method} ${route.path}`);
     const request = probe(route);
-    const event = buildProxyEvent(
-      {
-        method: request.method,
-        target: new URL(`http://localhost${request.path}`),
-        rawHeaders: [
-          'Content-Type',
-          'application/json',
-          'Host',
-          'a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com',
-        ],
-        body: Buffer.from(request.body),
-        sourceIp: '203.0.113.7',
-      },
-      matchRequest(request.method, request.path),
-    );
+    const event = eventFor(request.method, request.path, { body: request.body });
     const result = await invoke(function_.bundle, environmentOf(function_.variables), event);
     expect(result.statusCode).toBe(request.status);
     expect(result.headers['X-Request-Id']).toBe(event.requestContext.requestId);
@@ -144,3 +195,99 @@ it('keeps the OpenAPI generator in the docs function alone', () => {
     .map(([description]) => description);
   expect(withGenerator).toEqual([describeFunction('docs')]);
 });
+
+describe('secrets, fetched by the bundles from the extension by ARN', () => {
+  const bundleOf = (handler: string): { bundle: string; env: Record<string, string> } => {
+    const function_ = deployed.get(describeFunction(handler));
+    if (!function_) throw new Error(`No function in the template for ${handler}`);
+    return { bundle: function_.bundle, env: environmentOf(function_.variables) };
+  };
+  const send = async (
+    handler: string,
+    method: string,
+    path: string,
+    options: { body?: string; key?: string } = {},
+  ) => {
+    const { bundle, env } = bundleOf(handler);
+    const result = await invoke(bundle, env, eventFor(method, path, options));
+    return { status: result.statusCode, body: JSON.parse(result.body) as Record<string, unknown> };
+  };
+
+  it('login signs the key it issues with the seed it fetched, and a keyed bundle admits that key', async () => {
+    const email = `bundle-${randomUUID()}@example.com`;
+    await createUser({ email, password: 'correct horse battery', role: 'member', name: 'Bundle' });
+    extension.asked();
+    const login = await send('login', 'POST', '/auth/login', {
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    expect(login.status).toBe(200);
+    expect(
+      extension.asked().some((asked) => asked.includes('KeySigningSeed') && asked.endsWith('AWSCURRENT')),
+    ).toBe(true);
+    const listed = await send('list-projects', 'GET', '/v1/projects', { key: String(login.body.apiKey) });
+    expect(listed.status).toBe(200);
+  }, 60_000);
+
+  it('accepts a cursor signed before a rotation after it, and refuses one signed with an unknown key', async () => {
+    const cursorArn = [...secretArns.values()].find((arn) => arn.includes('CursorSecret')) ?? '';
+    const { userId, key } = await newCaller();
+    for (const name of ['one', 'two', 'three']) {
+      const now = new Date().toISOString();
+      await putProject(userId, {
+        id: newId('prj'),
+        name,
+        repository: null,
+        productionBranch: 'main',
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    const first = await send('list-projects', 'GET', '/v1/projects?limit=1', { key });
+    const cursor = String(first.body.nextCursor);
+    expect(first.status).toBe(200);
+
+    extension.put(cursorArn, 'cursor-key-2');
+    const afterRotation = await send(
+      'list-projects',
+      'GET',
+      `/v1/projects?limit=1&cursor=${encodeURIComponent(cursor)}`,
+      { key },
+    );
+    expect(afterRotation).toMatchObject({ status: 200, body: { projects: [{ name: 'two' }] } });
+
+    const [payload] = cursor.split('.');
+    const unknownKey = createHmac('sha256', 'a key nobody has')
+      .update(`projects:${userId}\n${payload}`)
+      .digest()
+      .subarray(0, 16);
+    const forged = `${payload}.${unknownKey.toString('base64url')}`;
+    const refused = await send(
+      'list-projects',
+      'GET',
+      `/v1/projects?limit=1&cursor=${encodeURIComponent(forged)}`,
+      { key },
+    );
+    expect(refused).toMatchObject({ status: 400, body: { error: 'validation_error', field: 'cursor' } });
+
+    // Two rotations on, the first key is gone too.
+    extension.put(cursorArn, 'cursor-key-3');
+    const stale = await send(
+      'list-projects',
+      'GET',
+      `/v1/projects?limit=1&cursor=${encodeURIComponent(cursor)}`,
+      { key },
+    );
+    expect(stale).toMatchObject({ status: 400, body: { field: 'cursor' } });
+  }, 60_000);
+});
+
+it("derives the verifying functions' public key from the seed it fetches, in the custom resource's bundle", async () => {
+  const function_ = deployed.get('Custom resource: the public key of the key-signing seed');
+  if (!function_) throw new Error('No public-key custom resource in the template');
+  const env = environmentOf(function_.variables);
+  const created = await invoke(function_.bundle, env, { RequestType: 'Create', ResourceProperties: {} });
+  expect(created).toEqual({
+    PhysicalResourceId: 'key-signing-public-key',
+    Data: { PublicKey: keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey },
+  });
+}, 30_000);

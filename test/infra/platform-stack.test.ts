@@ -2,9 +2,19 @@ import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
+import { stackSettingsOf } from '../../infra/stack-settings.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
+import { PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { errorCatalogue } from '../../shared/http/error-catalogue.ts';
-import { type ApiGroup, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
+import {
+  type ApiGroup,
+  handlers,
+  isFallback,
+  type Route,
+  routes,
+  type TableAccess,
+} from '../../shared/routes.ts';
+import { arnVariableOf, type SecretName } from '../../shared/secrets.ts';
 
 // The stack is synthesized once, with bundling skipped: the template is what is under test, not esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -26,6 +36,7 @@ interface FunctionProps {
   MemorySize: number;
   Role: unknown;
   Environment?: { Variables: Record<string, unknown> };
+  ReservedConcurrentExecutions?: number;
 }
 interface ApiResourceProps {
   RestApiId: unknown;
@@ -52,6 +63,29 @@ interface TableProps {
   }[];
   TimeToLiveSpecification?: { AttributeName: string; Enabled: boolean };
   PointInTimeRecoverySpecification?: { PointInTimeRecoveryEnabled: boolean };
+}
+interface WafRule {
+  Name: string;
+  Statement: {
+    SizeConstraintStatement?: unknown;
+    RateBasedStatement?: unknown;
+    ManagedRuleGroupStatement?: unknown;
+  };
+  Action?: {
+    Block: {
+      CustomResponse: {
+        ResponseCode: number;
+        CustomResponseBodyKey: string;
+        ResponseHeaders?: { Name: string; Value: string }[];
+      };
+    };
+  };
+}
+interface WebAclProps {
+  Scope: string;
+  Rules: WafRule[];
+  CustomResponseBodies: Record<string, { ContentType: string; Content: string }>;
+  AssociationConfig: unknown;
 }
 interface GatewayResponseProps {
   ResponseType: string;
@@ -151,7 +185,8 @@ const resourcePathsOf = (group: ApiGroup): string[] => [
 function tableLogicalId(key: TableKey): string {
   const cfnTable = stack.tables[key].node.defaultChild;
   if (!(cfnTable instanceof CfnElement)) throw new Error(`Table ${key} has no CloudFormation resource`);
-  return stack.getLogicalId(cfnTable);
+  // Resolved, so that a pinned (overridden) id is the one returned.
+  return stack.resolve(cfnTable.logicalId);
 }
 
 const dynamoTables = new Map(resourcesOf<TableProps>('AWS::DynamoDB::Table'));
@@ -180,17 +215,41 @@ function tableGrantsOf(fn: FunctionProps): Map<TableKey, Set<string>> {
   return grants;
 }
 
-// Exactly the operations the code performs: no Scan, no deletes, no batch writes, no streams.
-const readActions = [
-  'dynamodb:BatchGetItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:GetItem',
-  'dynamodb:Query',
-];
-const expectedActions = {
+// Exactly the operations the code performs: no Scan, no batches, no deletes, no streams.
+const readActions = ['dynamodb:GetItem', 'dynamodb:Query'];
+const expectedActions: Record<TableAccess, string[]> = {
+  count: ['dynamodb:UpdateItem'],
   read: readActions,
+  update: [...readActions, 'dynamodb:UpdateItem'].sort(),
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
 };
+
+/** What the secrets extension's layer adds to the environment of a function that reads secrets. */
+const extensionVariables = [
+  'PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED',
+  'PARAMETERS_SECRETS_EXTENSION_CACHE_SIZE',
+  'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT',
+  'PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL',
+  'PARAMETERS_SECRETS_EXTENSION_MAX_CONNECTIONS',
+  'SECRETS_MANAGER_TIMEOUT_MILLIS',
+  'SECRETS_MANAGER_TTL',
+  'SSM_PARAMETER_STORE_TIMEOUT_MILLIS',
+  'SSM_PARAMETER_STORE_TTL',
+];
+
+function secretLogicalId(name: SecretName): string {
+  const cfnSecret = stack.secrets[name].node.defaultChild;
+  if (!(cfnSecret instanceof CfnElement)) throw new Error(`Secret ${name} has no CloudFormation resource`);
+  return stack.resolve(cfnSecret.logicalId);
+}
+
+/** Every statement of the policies attached to the function's role. */
+function statementsOf(fn: FunctionProps): PolicyProps['PolicyDocument']['Statement'] {
+  const [roleId] = referencedIds(fn.Role);
+  return resourcesOf<PolicyProps>('AWS::IAM::Policy')
+    .filter(([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+}
 
 const tableKeysOf = (route: Route): TableKey[] => tableKeys.filter((key) => route.tables[key] !== undefined);
 
@@ -241,11 +300,13 @@ describe('PlatformStack', () => {
       }
     });
 
-    it('may query the indexes of each of its tables that has them', () => {
+    it('may query the indexes of each of its tables that has them and that it may query', () => {
       const [, fn] = functionOf(route);
       const [roleId] = referencedIds(fn.Role);
       const indexed = tableKeysOf(route).filter(
-        (key) => Object.keys((tables[key] as TableDefinition).indexes ?? {}).length > 0,
+        (key) =>
+          Object.keys((tables[key] as TableDefinition).indexes ?? {}).length > 0 &&
+          expectedActions[route.tables[key] ?? 'read'].includes('dynamodb:Query'),
       );
       const statements = resourcesOf<PolicyProps>('AWS::IAM::Policy')
         .filter(([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId))
@@ -268,20 +329,43 @@ describe('PlatformStack', () => {
       }
     });
 
-    it('gets the name variables of exactly its tables, plus the cursor secret', () => {
+    it("gets the name variables of exactly its tables, its secrets' ARNs, and the public key if it admits keys", () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
+      const secretNames = route.secrets ?? [];
       expect(sorted(Object.keys(variables))).toEqual(
-        sorted(['CURSOR_SECRET', ...tableKeysOf(route).map((key) => tables[key].envVar)]),
+        sorted([
+          ...tableKeysOf(route).map((key) => tables[key].envVar),
+          ...secretNames.map(arnVariableOf),
+          ...(route.access === 'apiKey' ? [PUBLIC_KEY_VARIABLE] : []),
+          ...(secretNames.length > 0 ? extensionVariables : []),
+        ]),
       );
       for (const key of tableKeysOf(route)) {
         expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
       }
+      for (const name of secretNames) {
+        expect(refersTo(variables[arnVariableOf(name)], secretLogicalId(name))).toBe(true);
+      }
+    });
+
+    it('may read exactly the secrets its row names', () => {
+      const [, fn] = functionOf(route);
+      const readable = statementsOf(fn)
+        .filter((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue'))
+        .flatMap((statement) => [...referencedIds(statement.Resource)]);
+      expect(sorted(readable)).toEqual(sorted((route.secrets ?? []).map(secretLogicalId)));
     });
   });
 
-  it('deploys one function per handler of the route table, and no others', () => {
-    expect(functions).toHaveLength(handlers().length);
+  it('deploys one function per handler of the route table, and besides them only the public-key custom resource', () => {
+    const described = new Set(handlers().map(describeFunction));
+    const others = functions.filter(([, fn]) => !described.has(fn.Properties.Description ?? ''));
+    expect(functions).toHaveLength(handlers().length + others.length);
+    expect(others.map(([, fn]) => fn.Properties.Description).sort()).toEqual([
+      'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
+      'Custom resource: the public key of the key-signing seed',
+    ]);
   });
 
   it('serves GET /openapi.json and GET /docs and its files on the backend API from one function without table access', () => {
@@ -301,7 +385,7 @@ describe('PlatformStack', () => {
       .map((method) => `${method.httpMethod} ${method.path}`);
     expect(served.sort()).toEqual(docsRows.map((route) => `${route.method} ${route.path}`).sort());
     expect(tableGrantsOf(fn).size).toBe(0);
-    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual(['CURSOR_SECRET']);
+    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual([]);
   });
 
   it('names the platform stage v1 and the backend stage live', () => {
@@ -336,7 +420,7 @@ describe('PlatformStack', () => {
     },
   );
 
-  it('keeps tables on demand, with their keys, indexes and TTL, and retains those with point-in-time recovery', () => {
+  it("keeps tables on demand, with their keys, indexes and TTL, and protects users' data from deletion", () => {
     for (const key of tableKeys) {
       const definition: TableDefinition = tables[key];
       const table = dynamoTables.get(tableLogicalId(key));
@@ -349,8 +433,9 @@ describe('PlatformStack', () => {
         key,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(definition.partitionKey, definition.sortKey),
-        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: definition.pointInTimeRecovery },
-        DeletionPolicy: definition.pointInTimeRecovery ? 'Retain' : 'Delete',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: definition.keepsUserData },
+        DeletionProtectionEnabled: definition.keepsUserData,
+        DeletionPolicy: definition.keepsUserData ? 'Retain' : 'Delete',
       });
       expect(table.Properties.TimeToLiveSpecification?.AttributeName).toBe(definition.ttlAttribute);
       expect(table.Properties.GlobalSecondaryIndexes ?? []).toEqual(
@@ -432,5 +517,217 @@ describe('PlatformStack', () => {
     };
     expect(urlOf('BaseUrl')).toEqual({ api: apiIdOf('platform'), end: '/v1' });
     expect(urlOf('BackendUrl')).toEqual({ api: apiIdOf('backend'), end: '/live' });
+  });
+});
+
+// ---- Hardening: what an attacker or an unlucky operator meets after `cdk deploy` -----------------------
+
+describe('PlatformStack, hardened', () => {
+  it('puts no secret value and no dynamic reference into any function environment', () => {
+    for (const [id, fn] of functions) {
+      const variables = JSON.stringify(fn.Properties.Environment?.Variables ?? {});
+      expect({ id, dynamicReference: variables.includes('{{resolve:') }).toEqual({
+        id,
+        dynamicReference: false,
+      });
+      // A secret may be referred to by ARN (a Ref), never read into a value (Fn::GetAtt/Join of it).
+      for (const [name, value] of Object.entries(fn.Properties.Environment?.Variables ?? {})) {
+        const secretIds = [...referencedIds(value)].filter(
+          (ref) => ref.includes('Secret') || ref.includes('Seed'),
+        );
+        if (secretIds.length > 0)
+          expect({ id, name, value }).toEqual({
+            id,
+            name: expect.stringMatching(/_ARN$/),
+            value: { Ref: secretIds[0] },
+          });
+      }
+    }
+  });
+
+  it('lets only login and key creation put key items; every other keyed function only updates them', () => {
+    const putters = routes
+      .filter((route) => tableGrantsOf(functionOf(route)[1]).get('apiKeys')?.has('dynamodb:PutItem'))
+      .map((route) => route.handler);
+    expect(sorted(new Set(putters))).toEqual(['create-key', 'login']);
+    for (const route of routes.filter((candidate) => candidate.access === 'apiKey')) {
+      const actions = sorted(tableGrantsOf(functionOf(route)[1]).get('apiKeys') ?? []);
+      expect({
+        handler: route.handler,
+        noBatchOrDelete: actions.every((action) => !/Batch|Delete|Condition/.test(action)),
+      }).toEqual({
+        handler: route.handler,
+        noBatchOrDelete: true,
+      });
+    }
+  });
+
+  it('gives the key-signing seed only to the key issuers and the custom resource that derives its public key', () => {
+    const readers = functions
+      .filter(([, fn]) =>
+        statementsOf(fn.Properties).some(
+          (statement) =>
+            [statement.Action].flat().includes('secretsmanager:GetSecretValue') &&
+            refersTo(statement.Resource, secretLogicalId('keySigningSeed')),
+        ),
+      )
+      .map(([, fn]) => fn.Properties.Description);
+    expect(sorted(readers.map(String))).toEqual(
+      sorted([
+        describeFunction('create-key'),
+        describeFunction('login'),
+        'Custom resource: the public key of the key-signing seed',
+      ]),
+    );
+  });
+
+  it('pins the logical ids of every table and secret, so a renamed construct cannot replace one', () => {
+    expect(Object.fromEntries(tableKeys.map((key) => [key, tableLogicalId(key)]))).toEqual({
+      apiKeys: 'ApiKeysTable9F4DC7E7',
+      idempotency: 'IdempotencyTable22A5A209',
+      rateLimits: 'RateLimitsTable24B09F2E',
+      users: 'UsersTable9725E9C8',
+      projects: 'ProjectsTableAA0A2089',
+      deployments: 'DeploymentsTable5D087E52',
+    });
+    expect({
+      cursorKey: secretLogicalId('cursorKey'),
+      keySigningSeed: secretLogicalId('keySigningSeed'),
+    }).toEqual({
+      cursorKey: 'CursorSecretABAE1358',
+      keySigningSeed: 'KeySigningSeed',
+    });
+    for (const name of ['cursorKey', 'keySigningSeed'] as const) {
+      expect(template.toJSON().Resources[secretLogicalId(name)].DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  describe('AWS WAF', () => {
+    const [found] = resourcesOf<WebAclProps>('AWS::WAFv2::WebACL');
+    if (!found) throw new Error('No web ACL');
+    const [aclId, acl] = found;
+    const rule = (name: string): WafRule => {
+      const named = acl.Properties.Rules.find((candidate) => candidate.Name === name);
+      if (!named) throw new Error(`No WAF rule ${name}`);
+      return named;
+    };
+    const blockOf = (name: string) => {
+      const response = rule(name).Action?.Block.CustomResponse;
+      if (!response) throw new Error(`WAF rule ${name} does not block with a response`);
+      const body = acl.Properties.CustomResponseBodies[response.CustomResponseBodyKey];
+      return { ...response, body: body === undefined ? undefined : JSON.parse(body.Content) };
+    };
+
+    it('guards both stages with one regional web ACL', () => {
+      expect(acl.Properties.Scope).toBe('REGIONAL');
+      const associated = resourcesOf<{ ResourceArn: unknown; WebACLArn: unknown }>(
+        'AWS::WAFv2::WebACLAssociation',
+      )
+        .filter(([, association]) => refersTo(association.Properties.WebACLArn, aclId))
+        .map(([, association]) => JSON.stringify(association.Properties.ResourceArn));
+      expect(associated).toHaveLength(2);
+      for (const group of ['platform', 'backend'] as const) {
+        expect(associated.some((arn) => arn.includes(apiIdOf(group)) && arn.includes(`/stages/`))).toBe(true);
+      }
+    });
+
+    it("answers a body over 64 KiB with the contract's 413, inspecting bodies up to that size", () => {
+      expect(rule('BodyTooLarge').Statement.SizeConstraintStatement).toMatchObject({
+        FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+        ComparisonOperator: 'GT',
+        Size: 65536,
+      });
+      expect(blockOf('BodyTooLarge')).toMatchObject({
+        ResponseCode: 413,
+        body: { error: 'payload_too_large', message: errorCatalogue.payload_too_large.message },
+      });
+      expect(acl.Properties.AssociationConfig).toEqual({
+        RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } },
+      });
+    });
+
+    it('limits requests per source address, more strictly on /auth/*, with 429 and Retry-After', () => {
+      const all = rule('RequestsPerAddress');
+      const auth = rule('AuthRequestsPerAddress');
+      expect(all.Statement.RateBasedStatement).toMatchObject({ Limit: 3000, AggregateKeyType: 'IP' });
+      expect(auth.Statement.RateBasedStatement).toMatchObject({
+        Limit: 100,
+        AggregateKeyType: 'IP',
+        ScopeDownStatement: {
+          ByteMatchStatement: { SearchString: '/live/auth/', PositionalConstraint: 'STARTS_WITH' },
+        },
+      });
+      for (const name of ['RequestsPerAddress', 'AuthRequestsPerAddress']) {
+        expect(blockOf(name)).toMatchObject({
+          ResponseCode: 429,
+          ResponseHeaders: [{ Name: 'Retry-After', Value: '300' }],
+          body: { error: 'rate_limit_exceeded', retryAfter: 300 },
+        });
+      }
+    });
+
+    it('adds only the managed rule groups that never refuse a legitimate request to this API', () => {
+      const managed = acl.Properties.Rules.filter(
+        (candidate) => candidate.Statement.ManagedRuleGroupStatement !== undefined,
+      ).map((candidate) => candidate.Name);
+      expect(managed).toEqual([
+        'AWSManagedRulesAmazonIpReputationList',
+        'AWSManagedRulesKnownBadInputsRuleSet',
+      ]);
+    });
+  });
+
+  it('reserves concurrency for the /auth/* functions only when asked to', () => {
+    const reservedOf = (synthesized: Template) =>
+      Object.fromEntries(
+        Object.values(
+          synthesized.findResources('AWS::Lambda::Function') as Record<string, CfnResource<FunctionProps>>,
+        )
+          .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
+          .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]),
+      );
+    expect(reservedOf(template)).toEqual({});
+    const asked = Template.fromStack(
+      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', {
+        authReservedConcurrency: 5,
+      }),
+    );
+    expect(reservedOf(asked)).toEqual({
+      [describeFunction('register')]: 5,
+      [describeFunction('login')]: 5,
+    });
+  });
+
+  it('synthesizes two stages side by side in one app with distinct names', () => {
+    const app2 = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const [production, staging] = [undefined, 'staging'].map((stage) => {
+      const { stackName, props } = stackSettingsOf((key) => (key === 'stage' ? stage : undefined));
+      return new PlatformStack(app2, stackName, props);
+    });
+    if (!production || !staging) throw new Error('Two stacks expected');
+    expect([production.stackName, staging.stackName]).toEqual(['PlatformStack', 'PlatformStack-staging']);
+    const namesOf = (stack: PlatformStack) => {
+      const synthesized = Template.fromStack(stack);
+      return [
+        ...Object.values(synthesized.findResources('AWS::ApiGateway::RestApi')).map(
+          (api) => api.Properties.Name,
+        ),
+        ...Object.values(synthesized.findResources('AWS::WAFv2::WebACL')).map((acl) => acl.Properties.Name),
+      ];
+    };
+    expect(namesOf(production)).toEqual(['PlatformApi', 'BackendApi', 'PlatformStack-edge']);
+    expect(namesOf(staging)).toEqual([
+      'PlatformApi-staging',
+      'BackendApi-staging',
+      'PlatformStack-staging-edge',
+    ]);
+    expect(Template.fromStack(staging).findOutputs('Stage')).toEqual({
+      Stage: expect.objectContaining({ Value: 'staging' }),
+    });
+    expect(
+      () =>
+        stackSettingsOf((key) => (key === 'stage' ? 'Staging!' : undefined)) &&
+        new PlatformStack(app2, 'Bad', { stage: 'Staging!' }),
+    ).toThrow(/stage/);
   });
 });
