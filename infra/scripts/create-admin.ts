@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 
 // Creates an admin user (registration only ever makes members).
 //
-//   Deployed stack:  USERS_TABLE=<the stack's UsersTableName output> npm run create-admin -- --email ops@example.com
+//   Deployed stack:  AWS_REGION=<the stack's region> USERS_TABLE=<the stack's UsersTableName output> \
+//                    npm run create-admin -- --email ops@example.com
 //                    (AWS credentials and region from the environment, as for the AWS CLI)
 //   Local store:     DYNAMODB_ENDPOINT=http://127.0.0.1:<port> USERS_TABLE=platform-users npm run create-admin -- --email ...
 //
@@ -22,6 +23,12 @@ if (!values.email) {
 if (values.table) process.env.USERS_TABLE = values.table;
 if (!process.env.USERS_TABLE) {
   console.error("Set USERS_TABLE (or --table) to the users table: the stack's UsersTableName output.");
+  process.exit(2);
+}
+
+if (!process.env.DYNAMODB_ENDPOINT && !process.env.AWS_REGION) {
+  // The table exists in the stack's region only; a profile's default region would give "table not found".
+  console.error("Set AWS_REGION to the stack's region (where its UsersTableName table is).");
   process.exit(2);
 }
 

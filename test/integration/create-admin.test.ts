@@ -40,6 +40,13 @@ describe('npm run create-admin', () => {
     expect(again.stdout).toContain('already exists');
   });
 
+  it("refuses to run against AWS without the stack's region, saying so", async () => {
+    const withoutRegion = { PATH: env.PATH, USERS_TABLE: env.USERS_TABLE };
+    await expect(
+      run(process.execPath, [script, '--email', uniqueEmail('operator')], { env: withoutRegion }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('AWS_REGION') });
+  });
+
   it('refuses to run without an email', async () => {
     await expect(run(process.execPath, [script], { env })).rejects.toMatchObject({ code: 2 });
   });
