@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { clock } from './clock.ts';
 
 // Secrets reach a function by name, never by value. In AWS a function's environment holds the
 // secret's ARN (`<VARIABLE>_ARN`), and the value comes from the AWS Parameters and Secrets Lambda
@@ -48,7 +49,7 @@ export function secretVersions(
   name: SecretName,
   options: { refresh?: boolean } = {},
 ): Promise<SecretVersions> {
-  const now = Date.now();
+  const now = clock.now();
   const cached = cache.get(name);
   const age = cached ? now - cached.fetchedAt : Number.POSITIVE_INFINITY;
   if (cached && age < (options.refresh ? SECRET_MIN_REFETCH_MS : SECRET_REFRESH_MS)) return cached.versions;
