@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { tables } from '../../shared/db/tables.ts';
+import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
+import { secrets } from '../../shared/secrets.ts';
 
 // Synthesized function bundles, and a Lambda-like cold start of one: a fresh Node process with
 // the function's template variables (local values) and what Lambda's Node.js runtime adds
@@ -65,6 +67,10 @@ export function lambdaEnvironment(
 ): Record<string, string> {
   const env: Record<string, string> = { ...runtime, AWS_ENDPOINT_URL_DYNAMODB: endpoint };
   for (const name of Object.keys(variables)) env[name] = localTableNames.get(name) ?? `local-${name}`;
+  // The public key of this run's seed, so keys issued in-process are genuine to the bundle.
+  if (PUBLIC_KEY_VARIABLE in variables) {
+    env[PUBLIC_KEY_VARIABLE] = keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey;
+  }
   return env;
 }
 
