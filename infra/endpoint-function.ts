@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, type ParamsAndSecretsLayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type ParamsAndSecretsLayerVersion, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
@@ -75,6 +75,8 @@ export interface EndpointFunctionProps {
   secretsExtension: ParamsAndSecretsLayerVersion;
   /** Reserved concurrency, when the stack asks for it for this row (the /auth/* rows). */
   reservedConcurrency?: number;
+  /** How long its log group keeps lines. */
+  logRetention: RetentionDays;
 }
 
 /** One handler's Lambda function, with every default in one place and exactly its row's table grants. */
@@ -100,8 +102,11 @@ export class EndpointFunction extends NodejsFunction {
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrency }),
       // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
+      // Active tracing: the runtime sends the segments (no tracer package in the bundle), so a slow
+      // request shows its DynamoDB calls in X-Ray.
+      tracing: Tracing.ACTIVE,
       logGroup: new LogGroup(scope, `${id}Logs`, {
-        retention: RetentionDays.ONE_MONTH,
+        retention: props.logRetention,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       bundling: {

@@ -8,7 +8,14 @@ import {
   Stack,
   type StackProps,
 } from 'aws-cdk-lib';
-import { EndpointType, LambdaIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import {
   Architecture,
@@ -18,6 +25,7 @@ import {
   Runtime,
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
@@ -28,6 +36,7 @@ import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
+import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 
 /** Stage names: the platform API's stage makes `{base_url}` end in `/v1`. */
@@ -47,7 +56,35 @@ export interface PlatformStackProps extends StackProps {
    * them from starving the rest, but a new account's quota is 10 and the deploy would fail.
    */
   authReservedConcurrency?: number;
+  /** How long function and access logs are kept (default 30 days). */
+  logRetention?: RetentionDays;
+  /** When the alarms fire (infra/monitoring.ts). */
+  alarmThresholds?: Partial<AlarmThresholds>;
+  /** An address subscribed to the alarm topic. */
+  alarmEmail?: string;
 }
+
+/** One JSON line per request at the edge, with what WAF decided; the functions log their own line. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    extendedRequestId: AccessLogField.contextExtendedRequestId(),
+    time: AccessLogField.contextRequestTime(),
+    sourceIp: AccessLogField.contextIdentitySourceIp(),
+    userAgent: AccessLogField.contextIdentityUserAgent(),
+    method: AccessLogField.contextHttpMethod(),
+    resource: AccessLogField.contextResourcePath(),
+    path: AccessLogField.contextPath(),
+    protocol: AccessLogField.contextProtocol(),
+    status: AccessLogField.contextStatus(),
+    responseLength: AccessLogField.contextResponseLength(),
+    responseLatency: AccessLogField.contextResponseLatency(),
+    integrationLatency: AccessLogField.contextIntegrationLatency(),
+    integrationStatus: AccessLogField.contextIntegrationStatus(),
+    wafStatus: AccessLogField.contextWafStatus(),
+    error: AccessLogField.contextErrorMessage(),
+  }),
+);
 
 /** Stage names must fit everywhere they appear: stack names, API names, WAF names. */
 export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
@@ -58,6 +95,8 @@ export class PlatformStack extends Stack {
   readonly secrets: Record<SecretName, Secret>;
   readonly apis: Record<ApiGroup, RestApi>;
   readonly stage: string | undefined;
+  readonly monitoring: Monitoring;
+  private readonly logRetention: RetentionDays;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -67,6 +106,7 @@ export class PlatformStack extends Stack {
       );
     }
     this.stage = props.stage;
+    this.logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
 
     this.tables = byKey(tableKeys, (key) => this.addTable(key, tables[key]));
     this.secrets = {
@@ -99,6 +139,7 @@ export class PlatformStack extends Stack {
           environment: route.access === 'apiKey' ? environment : {},
           secrets: this.secrets,
           secretsExtension,
+          logRetention: this.logRetention,
           ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
             ? { reservedConcurrency: props.authReservedConcurrency }
             : {}),
@@ -116,11 +157,24 @@ export class PlatformStack extends Stack {
       backend: this.addApi('BackendApi', 'backend', functionOf),
     };
 
+    // The backend stage's access logs need the account setting that the platform API makes.
+    const loggingRole = this.apis.platform.node.tryFindChild('Account');
+    if (loggingRole) this.apis.backend.deploymentStage.node.addDependency(loggingRole);
+
     new EdgeProtection(this, 'EdgeProtection', {
       name: this.named('edge'),
       limits: { ...DEFAULT_EDGE_LIMITS, ...props.edgeLimits },
       apis: [this.apis.platform, this.apis.backend],
       authPathPrefix: `/${stageNames.backend}/auth/`,
+    });
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
+      ...(props.alarmEmail === undefined ? {} : { alarmEmail: props.alarmEmail }),
+      apis: { Platform: this.apis.platform, Backend: this.apis.backend },
+      functions: new Map([...functions].map(([handler, fn]) => [pascalCase(handler), fn])),
+      tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
+      dashboardName: this.named('operations'),
     });
 
     if (props.stage !== undefined) {
@@ -138,6 +192,11 @@ export class PlatformStack extends Stack {
       description: 'For `npm run create-admin` (USERS_TABLE)',
       value: this.tables.users.tableName,
     });
+  }
+
+  /** A log group that keeps lines for the stack's retention, and goes with the stack. */
+  private logGroup(id: string): LogGroup {
+    return new LogGroup(this, id, { retention: this.logRetention, removalPolicy: RemovalPolicy.DESTROY });
   }
 
   /** A resource name unique to this stack, and so to its stage. */
@@ -196,9 +255,13 @@ export class PlatformStack extends Stack {
       paramsAndSecrets: secretsExtension,
       environment: { [arnVariableOf('keySigningSeed')]: this.secrets.keySigningSeed.secretArn },
       bundling: FUNCTION_BUNDLING,
+      logGroup: this.logGroup('KeySigningPublicKeyLogs'),
     });
     this.secrets.keySigningSeed.grantRead(onEvent);
-    const provider = new Provider(this, 'KeySigningPublicKeyProvider', { onEventHandler: onEvent });
+    const provider = new Provider(this, 'KeySigningPublicKeyProvider', {
+      onEventHandler: onEvent,
+      logGroup: this.logGroup('KeySigningPublicKeyProviderLogs'),
+    });
     const publicKey = new CustomResource(this, 'KeySigningPublicKey', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::KeySigningPublicKey',
@@ -216,9 +279,16 @@ export class PlatformStack extends Stack {
       // Today's names without a stage; with one, the stage is in them.
       restApiName: this.stage === undefined ? id : `${id}-${this.stage}`,
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
-      cloudWatchRole: false,
+      // Access logs need the account's API Gateway logging role (a regional account setting): the
+      // platform API sets it, kept when the stack goes, since other stacks may rely on it.
+      ...(group === 'platform'
+        ? { cloudWatchRole: true, cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }
+        : { cloudWatchRole: false }),
       deployOptions: {
         stageName: stageNames[group],
+        tracingEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(this.logGroup(`${id}AccessLogs`)),
+        accessLogFormat: ACCESS_LOG_FORMAT,
         // A coarse outer guard only: API Gateway documents its throttling as best effort. The per-key
         // limit of the contract is enforced by the functions, in DynamoDB.
         throttlingRateLimit: 1000,

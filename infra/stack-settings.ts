@@ -1,3 +1,5 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './monitoring.ts';
 import type { PlatformStackProps } from './platform-stack.ts';
 
 // What `cdk deploy -c name=value` may set, read and checked in one place. Every value is optional:
@@ -7,6 +9,9 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   requestsPerAddress          WAF: requests per source address per 5 minutes (default 3000)
 //   authRequestsPerAddress      WAF: the same for /auth/* (default 100)
 //   authReservedConcurrency     reserved concurrency of each /auth/* function (default: none)
+//   logRetentionDays            days function and access logs are kept (default 30; CloudWatch's values)
+//   alarmEmail                  an address subscribed to the alarm topic
+//   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/monitoring.ts)
 
 export const BASE_STACK_NAME = 'PlatformStack';
 
@@ -28,6 +33,21 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
   const requestsPerAddress = wholeNumber(read, 'requestsPerAddress', 10);
   const authRequestsPerAddress = wholeNumber(read, 'authRequestsPerAddress', 10);
   const authReservedConcurrency = wholeNumber(read, 'authReservedConcurrency', 1);
+  const logRetention = wholeNumber(read, 'logRetentionDays', 1);
+  if (logRetention !== undefined && !Object.values(RetentionDays).includes(logRetention)) {
+    throw new Error(
+      `-c logRetentionDays=${logRetention}: CloudWatch keeps logs 1, 3, 5, 7, 14, 30, 60, 90... days`,
+    );
+  }
+  const alarmEmail = read('alarmEmail');
+  if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !alarmEmail.includes('@'))) {
+    throw new Error('-c alarmEmail must be an email address');
+  }
+  const alarmThresholds: Partial<AlarmThresholds> = {};
+  for (const name of Object.keys(DEFAULT_ALARM_THRESHOLDS) as (keyof AlarmThresholds)[]) {
+    const value = wholeNumber(read, name, 1);
+    if (value !== undefined) alarmThresholds[name] = value;
+  }
   return {
     stackName: stage === undefined ? BASE_STACK_NAME : `${BASE_STACK_NAME}-${stage}`,
     props: {
@@ -37,6 +57,9 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
         ...(authRequestsPerAddress === undefined ? {} : { authRequestsPerAddress }),
       },
       ...(authReservedConcurrency === undefined ? {} : { authReservedConcurrency }),
+      ...(logRetention === undefined ? {} : { logRetention: logRetention as RetentionDays }),
+      ...(alarmEmail === undefined ? {} : { alarmEmail }),
+      alarmThresholds,
     },
   };
 }

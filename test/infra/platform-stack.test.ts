@@ -731,3 +731,172 @@ describe('PlatformStack, hardened', () => {
     ).toThrow(/stage/);
   });
 });
+
+// ---- Operable: what the people on call get --------------------------------------------------------------
+
+describe('PlatformStack, operable', () => {
+  interface AlarmProps {
+    AlarmDescription: string;
+    Threshold: number;
+    AlarmActions: unknown[];
+    OKActions: unknown[];
+    MetricName?: string;
+    Metrics?: { Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+  }
+  const alarms = resourcesOf<AlarmProps>('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+  const [[topicId] = ['']] = resourcesOf('AWS::SNS::Topic');
+  const alarmOn = (text: string): AlarmProps[] =>
+    alarms.filter((alarm) => alarm.AlarmDescription.includes(text));
+  const metricNamesOf = (alarm: AlarmProps): string[] =>
+    alarm.MetricName
+      ? [alarm.MetricName]
+      : (alarm.Metrics ?? []).flatMap((metric) =>
+          metric.MetricStat ? [metric.MetricStat.Metric.MetricName] : [],
+        );
+
+  it('sends every alarm, and its return to OK, to one SNS topic', () => {
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+    }
+  });
+
+  it.each(['platform', 'backend'])('alarms on the %s API 5xx rate and p99 latency', (group) => {
+    const api = group === 'platform' ? 'Platform' : 'Backend';
+    const [errorRate] = alarmOn(`of the ${api} API's requests answered 5xx`);
+    const [latency] = alarmOn(`The ${api} API's p99 latency`);
+    if (!errorRate || !latency) throw new Error(`Missing alarms for the ${group} API`);
+    expect({ metrics: metricNamesOf(errorRate).sort(), threshold: errorRate.Threshold }).toEqual({
+      metrics: ['5XXError', 'Count'],
+      threshold: 1,
+    });
+    expect({ metrics: metricNamesOf(latency), threshold: latency.Threshold }).toEqual({
+      metrics: ['Latency'],
+      threshold: 2500,
+    });
+  });
+
+  it('alarms on the errors and throttles of every function that serves a route', () => {
+    for (const handler of handlers()) {
+      const name = handler
+        .split('-')
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join('');
+      const [faults] = alarmOn(`${name}: `);
+      if (!faults) throw new Error(`No fault alarm for ${handler}`);
+      expect(metricNamesOf(faults).sort()).toEqual(['Errors', 'Throttles']);
+    }
+  });
+
+  it('alarms on throttled requests and system errors of every table', () => {
+    for (const key of tableKeys) {
+      const name = key.charAt(0).toUpperCase() + key.slice(1);
+      expect(alarmOn(`The ${name} table throttled requests`).map(metricNamesOf)[0]).toContain(
+        'ThrottledRequests',
+      );
+      expect(alarmOn(`the ${name} table's requests with system errors`).map(metricNamesOf)[0]).toContain(
+        'SystemErrors',
+      );
+    }
+  });
+
+  it('takes alarm thresholds and an email subscription from its settings', () => {
+    const configured = Template.fromStack(
+      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', {
+        alarmThresholds: { serverErrorPercent: 5, p99LatencyMs: 1000 },
+        alarmEmail: 'oncall@example.com',
+      }),
+    );
+    const thresholds = Object.values(configured.findResources('AWS::CloudWatch::Alarm')).map(
+      (alarm) => `${alarm.Properties.AlarmDescription} ${alarm.Properties.Threshold}`,
+    );
+    expect(thresholds).toContain("More than 5% of the Platform API's requests answered 5xx 5");
+    expect(thresholds).toContain("The Backend API's p99 latency is above 1000 ms 1000");
+    configured.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'oncall@example.com',
+    });
+    expect(Object.keys(template.findResources('AWS::SNS::Subscription'))).toEqual([]);
+  });
+
+  it('has one dashboard', () => {
+    expect(resourcesOf('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  });
+
+  it('keeps every log group 30 days by default, and as long as the stack is told', () => {
+    const retentions = resourcesOf<{ RetentionInDays?: number }>('AWS::Logs::LogGroup').map(
+      ([, group]) => group.Properties.RetentionInDays,
+    );
+    // One per function of ours (the routes and the custom resource), the provider's, and two access logs.
+    expect(retentions.length).toBe(handlers().length + 4);
+    expect(new Set(retentions)).toEqual(new Set([30]));
+    const { props } = stackSettingsOf((key) => (key === 'logRetentionDays' ? '90' : undefined));
+    const longer = Template.fromStack(
+      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', props),
+    );
+    expect(
+      new Set(
+        Object.values(longer.findResources('AWS::Logs::LogGroup')).map(
+          (group) => group.Properties.RetentionInDays,
+        ),
+      ),
+    ).toEqual(new Set([90]));
+    expect(() => stackSettingsOf((key) => (key === 'logRetentionDays' ? '31' : undefined))).toThrow(
+      /logRetentionDays/,
+    );
+  });
+
+  it.each(['platform', 'backend'] as const)(
+    'writes JSON access logs and traces requests on the %s stage',
+    (group) => {
+      const [stage] = resourcesOf<{
+        RestApiId: unknown;
+        TracingEnabled: boolean;
+        AccessLogSetting: { DestinationArn: unknown; Format: string };
+      }>('AWS::ApiGateway::Stage').filter(([, candidate]) =>
+        refersTo(candidate.Properties.RestApiId, apiIdOf(group)),
+      );
+      if (!stage) throw new Error(`No stage for ${group}`);
+      const { TracingEnabled, AccessLogSetting } = stage[1].Properties;
+      expect(TracingEnabled).toBe(true);
+      expect(JSON.parse(AccessLogSetting.Format)).toMatchObject({
+        requestId: '$context.requestId',
+        status: '$context.status',
+        wafStatus: '$context.waf.status',
+      });
+      const [logGroupId] = referencedIds(AccessLogSetting.DestinationArn);
+      expect(template.toJSON().Resources[logGroupId ?? ''].Type).toBe('AWS::Logs::LogGroup');
+    },
+  );
+
+  it('traces every function actively (the runtime sends the segments: no tracer in the bundles)', () => {
+    for (const handler of handlers()) {
+      const [, fn] =
+        functions.find(([, candidate]) => candidate.Properties.Description === describeFunction(handler)) ??
+        [];
+      expect({
+        handler,
+        tracing: (fn?.Properties as { TracingConfig?: unknown } | undefined)?.TracingConfig,
+      }).toEqual({
+        handler,
+        tracing: { Mode: 'Active' },
+      });
+    }
+  });
+});
+
+it("deploys the backend stage after the account's API Gateway logging role its access logs need", () => {
+  const [[accountId] = ['']] = resourcesOf('AWS::ApiGateway::Account');
+  const backendStage = Object.values(
+    template.toJSON().Resources as Record<
+      string,
+      CfnResource<{ RestApiId: unknown }> & { DependsOn?: string[] }
+    >,
+  ).find(
+    (resource) =>
+      resource.Type === 'AWS::ApiGateway::Stage' &&
+      refersTo(resource.Properties.RestApiId, apiIdOf('backend')),
+  );
+  expect(backendStage?.DependsOn).toContain(accountId);
+});
