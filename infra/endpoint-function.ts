@@ -3,15 +3,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, type ParamsAndSecretsLayerVersion, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
+import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
+import { functionRole } from './function-role.ts';
 
 // Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
 // BatchGetItem, ConditionCheckItem, DeleteItem, BatchWriteItem and stream reads, none of which any
@@ -86,6 +88,11 @@ export class EndpointFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EndpointFunctionProps) {
     const { route } = props;
     const files = filesBesideBundle[route.handler];
+    // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     super(scope, id, {
       description: describeFunction(route.handler),
       entry: join(repoRoot, 'functions', `${route.handler}.ts`),
@@ -101,14 +108,11 @@ export class EndpointFunction extends NodejsFunction {
       ...(props.reservedConcurrency === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrency }),
-      // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
       // Active tracing: the runtime sends the segments (no tracer package in the bundle), so a slow
       // request shows its DynamoDB calls in X-Ray.
       tracing: Tracing.ACTIVE,
-      logGroup: new LogGroup(scope, `${id}Logs`, {
-        retention: props.logRetention,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      logGroup,
+      role: functionRole(scope, `${id}Role`, logGroup),
       bundling: {
         ...FUNCTION_BUNDLING,
         ...(files && {
@@ -138,7 +142,18 @@ export class EndpointFunction extends NodejsFunction {
   /** Binds a table to this function: the variable that carries its name and the least-privilege grant, together. */
   bindTable(key: TableKey, table: ITable, access: TableAccess): void {
     this.addEnvironment(tables[key].envVar, table.tableName);
-    table.grant(this, ...TABLE_ACTIONS[access]);
+    const actions = [...TABLE_ACTIONS[access]];
+    this.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn] }));
+    // Queries may read the table's indexes, each by name: no `index/*`, and no writes "on" an index.
+    const indexNames = Object.keys((tables[key] as TableDefinition).indexes ?? {});
+    if (actions.includes('dynamodb:Query') && indexNames.length > 0) {
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:Query'],
+          resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
+        }),
+      );
+    }
   }
 }
 

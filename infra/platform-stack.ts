@@ -7,6 +7,7 @@ import {
   RemovalPolicy,
   Stack,
   type StackProps,
+  Validations,
 } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -35,6 +36,7 @@ import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes } from '../s
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
+import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
@@ -113,10 +115,12 @@ export class PlatformStack extends Stack {
       cursorKey: this.addSecret(
         'CursorSecret',
         'HMAC key that signs the opaque list cursors (nextCursor); may be rotated',
+        'Rotated on demand with put-secret-value (README); functions accept AWSPREVIOUS, so no rotation function is needed to generate a random value',
       ),
       keySigningSeed: this.addSecret(
         'KeySigningSeed',
         "Seed of the Ed25519 key that signs API keys' identity fields; rotating it invalidates every key",
+        "Rotating it invalidates every issued API key's signature (everyone is logged out); rotated only after a leak, then redeployed",
       ),
     };
     // Serves the secrets on localhost (shared/secrets.ts); its cache keeps a value a minute.
@@ -156,6 +160,12 @@ export class PlatformStack extends Stack {
       platform: this.addApi('PlatformApi', 'platform', functionOf),
       backend: this.addApi('BackendApi', 'backend', functionOf),
     };
+
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) take no resource-level permissions; no other grant in the stack is on *",
+    });
 
     // The backend stage's access logs need the account setting that the platform API makes.
     const loggingRole = this.apis.platform.node.tryFindChild('Account');
@@ -217,6 +227,13 @@ export class PlatformStack extends Stack {
       removalPolicy: definition.keepsUserData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     pinLogicalId(table, pinnedLogicalIds.tables[key]);
+    if (!definition.keepsUserData) {
+      Validations.of(table).acknowledge({
+        id: 'AwsSolutions-DDB3',
+        reason:
+          'Disposable: rate counters and cached idempotent answers that expire within a day; losing them loses no user data',
+      });
+    }
     for (const [indexName, index] of Object.entries(definition.indexes ?? {})) {
       table.addGlobalSecondaryIndex({
         indexName,
@@ -229,13 +246,18 @@ export class PlatformStack extends Stack {
   }
 
   /** A generated secret, kept when the stack goes (a new one would log everyone out). */
-  private addSecret(id: keyof typeof pinnedLogicalIds.secrets, description: string): Secret {
+  private addSecret(
+    id: keyof typeof pinnedLogicalIds.secrets,
+    description: string,
+    whyNoRotationSchedule: string,
+  ): Secret {
     const secret = new Secret(this, id, {
       description,
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
     pinLogicalId(secret, pinnedLogicalIds.secrets[id]);
+    Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: whyNoRotationSchedule });
     return secret;
   }
 
@@ -244,6 +266,7 @@ export class PlatformStack extends Stack {
    * the seed: the verifying functions get it as a plain variable, and never the seed.
    */
   private keySigningPublicKey(secretsExtension: ParamsAndSecretsLayerVersion): string {
+    const onEventLogs = this.logGroup('KeySigningPublicKeyLogs');
     const onEvent = new NodejsFunction(this, 'KeySigningPublicKeyFunction', {
       description: 'Custom resource: the public key of the key-signing seed',
       entry: join(repoRoot, 'infra', 'custom-resources', 'key-signing-public-key.ts'),
@@ -255,12 +278,21 @@ export class PlatformStack extends Stack {
       paramsAndSecrets: secretsExtension,
       environment: { [arnVariableOf('keySigningSeed')]: this.secrets.keySigningSeed.secretArn },
       bundling: FUNCTION_BUNDLING,
-      logGroup: this.logGroup('KeySigningPublicKeyLogs'),
+      logGroup: onEventLogs,
+      role: functionRole(this, 'KeySigningPublicKeyRole', onEventLogs),
     });
     this.secrets.keySigningSeed.grantRead(onEvent);
     const provider = new Provider(this, 'KeySigningPublicKeyProvider', {
       onEventHandler: onEvent,
       logGroup: this.logGroup('KeySigningPublicKeyProviderLogs'),
+    });
+    Validations.of(provider).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: "CDK's provider framework function builds its own role; it runs only during deploys",
+    });
+    Validations.of(provider).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.resolve((onEvent.node.defaultChild as CfnResource).logicalId)}.Arn>:*]`,
+      reason: 'The provider framework invokes the one onEvent function, any of its versions',
     });
     const publicKey = new CustomResource(this, 'KeySigningPublicKey', {
       serviceToken: provider.serviceToken,
@@ -296,6 +328,7 @@ export class PlatformStack extends Stack {
       },
     });
     addContractGatewayResponses(api);
+    acknowledgeApiFindings(api);
 
     const endpoints = endpointsOf(group);
     for (const route of endpoints) {
@@ -336,6 +369,23 @@ function resourcePaths(routesOfGroup: readonly Route[]): string[] {
 function byKey<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
   // Complete by construction: every key of `keys` gets its value.
   return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, V>;
+}
+
+/** What cdk-nag's AWS Solutions rules ask of an API that this design answers another way. */
+function acknowledgeApiFindings(api: RestApi): void {
+  const why = {
+    'AwsSolutions-APIG4':
+      'Authorization is the API key of the contract (Authorization: Bearer), checked by each function against DynamoDB with its own rate limit; public rows (health, auth, docs) are public by design',
+    'AwsSolutions-COG4':
+      'No Cognito: clients authenticate with the API keys the contract defines, which users create, list and revoke through the API',
+    'AwsSolutions-APIG2':
+      "Every input (path, query, headers, body, its size and type) is validated by zod in the function, which answers the contract's JSON errors; API Gateway's validators cannot",
+    'AwsSolutions-APIG6':
+      'JSON access logs are on for every stage and each function logs one line per request; execution logs would repeat them into a log group API Gateway creates without retention',
+    'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':
+      "The account's API Gateway logging role (needed for access logs) with the policy AWS provides for exactly that",
+  };
+  for (const [id, reason] of Object.entries(why)) Validations.of(api).acknowledge({ id, reason });
 }
 
 /**

@@ -312,20 +312,20 @@ describe('PlatformStack', () => {
         .filter(([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId))
         .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
       for (const key of indexed) {
-        const onIndexes = statements.filter(
-          (statement) =>
-            [statement.Action].flat().includes('dynamodb:Query') &&
-            [statement.Resource]
-              .flat()
-              .some(
-                (resource) =>
-                  refersTo(resource, tableLogicalId(key)) && JSON.stringify(resource).includes('/index/*'),
-              ),
-        );
-        expect({ table: key, queriesIndexes: onIndexes.length > 0 }).toEqual({
+        const queried = statements
+          .filter((statement) => [statement.Action].flat().includes('dynamodb:Query'))
+          .flatMap((statement) => [statement.Resource].flat())
+          .filter((resource) => refersTo(resource, tableLogicalId(key)))
+          .map((resource) => JSON.stringify(resource));
+        const indexNames = Object.keys((tables[key] as TableDefinition).indexes ?? {});
+        expect({
           table: key,
-          queriesIndexes: true,
+          indexes: indexNames.filter((name) => queried.some((arn) => arn.includes(`/index/${name}"`))),
+        }).toEqual({
+          table: key,
+          indexes: indexNames,
         });
+        expect(queried.some((arn) => arn.includes('/index/*'))).toBe(false);
       }
     });
 
@@ -543,6 +543,14 @@ describe('PlatformStack, hardened', () => {
           });
       }
     }
+  });
+
+  it('grants nothing on * but what X-Ray requires (its actions take no resource)', () => {
+    const onStar = resourcesOf<PolicyProps>('AWS::IAM::Policy')
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
+      .filter((statement) => [statement.Resource].flat().includes('*'))
+      .flatMap((statement) => [statement.Action].flat());
+    expect(new Set(onStar)).toEqual(new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
   });
 
   it('lets only login and key creation put key items; every other keyed function only updates them', () => {
