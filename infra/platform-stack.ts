@@ -32,7 +32,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { PUBLIC_KEY_VARIABLE } from '../shared/domain/key-identity.ts';
-import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes } from '../shared/routes.ts';
+import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes, stageNames } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
@@ -40,9 +40,6 @@ import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
-
-/** Stage names: the platform API's stage makes `{base_url}` end in `/v1`. */
-const stageNames: Record<ApiGroup, string> = { platform: 'v1', backend: 'live' };
 
 /** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
 export interface PlatformStackProps extends StackProps {

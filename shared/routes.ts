@@ -17,6 +17,12 @@ import type { SecretName } from './secrets.ts';
 export type ApiGroup = 'platform' | 'backend';
 
 /**
+ * Each group's API Gateway stage: the platform API's makes `{base_url}` end in `/v1`. The stack names
+ * its stages by these, and the local gateway routes `/v1/...` by them.
+ */
+export const stageNames = { platform: 'v1', backend: 'live' } as const satisfies Record<ApiGroup, string>;
+
+/**
  * - `apiKey`: `Authorization: Bearer <key>` required; rate limited per key (per source address
  *   while no valid key is shown).
  * - `authThrottled`: no key; rate limited per source address (the /auth/* endpoints).

@@ -1,12 +1,12 @@
-import { type ApiGroup, endpointsOf, fallbackOf, type Route } from '#shared/routes.ts';
+import { type ApiGroup, endpointsOf, fallbackOf, type Route, stageNames } from '#shared/routes.ts';
 
 // Routes a local URL the way API Gateway would: `/v1/...` to the platform API (its stage `v1`),
 // everything else to the backend API. A request that no row serves goes to its group's fallback
 // with the resource API Gateway would report: the matched path when only the method is wrong,
 // `/{proxy+}` when the path is unknown.
 
-export const PLATFORM_STAGE = 'v1';
-export const BACKEND_STAGE = 'live';
+export const PLATFORM_STAGE = stageNames.platform;
+const BACKEND_STAGE = stageNames.backend;
 
 export interface RouteMatch {
   api: ApiGroup;

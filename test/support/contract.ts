@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '../../shared/openapi/document.ts';
+import { stageNames } from '../../shared/routes.ts';
 
 // Every answer the integration suites receive is checked against the OpenAPI document the docs
 // function serves (test/support/http.ts `call` does it for each request): the status must be one the
@@ -38,7 +39,7 @@ export interface Exchange {
 }
 
 const DOCUMENT_ID = 'openapi';
-const PLATFORM_STAGE = 'v1';
+const PLATFORM_STAGE = stageNames.platform;
 
 const document = openApiDocument() as unknown as Document & Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
