@@ -1,0 +1,61 @@
+import { decodeCursor, encodeCursor } from '../../../shared/db/cursor.ts';
+import { ValidationError } from '../../../shared/errors.ts';
+
+// List cursors: opaque, signed, bound to their list. Anything else is a 400 naming `cursor`.
+// (The run's CURSOR_SECRET comes from test/support/global-setup.ts.)
+
+function refusal(scope: string, cursor: string) {
+  try {
+    decodeCursor(scope, cursor);
+  } catch (error) {
+    if (error instanceof ValidationError) return { field: error.field, message: error.message };
+    throw error;
+  }
+  throw new Error(`the cursor ${cursor} was accepted`);
+}
+
+const REFUSED = { field: 'cursor', message: 'cursor is not valid; use the nextCursor of a previous page' };
+
+describe('list cursors', () => {
+  it('gives back the last id of the page it was made for', () => {
+    const cursor = encodeCursor('projects:usr_1', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A');
+    expect(decodeCursor('projects:usr_1', cursor)).toBe('prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A');
+  });
+
+  it('carries any id, Unicode included, and is URL-safe', () => {
+    const cursor = encodeCursor('keys:usr_1', 'ünïcødé/+?&=');
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(decodeCursor('keys:usr_1', cursor)).toBe('ünïcødé/+?&=');
+  });
+
+  it('does not show the id in the clear', () => {
+    expect(encodeCursor('projects:usr_1', 'prj_visible')).not.toContain('prj_visible');
+  });
+
+  it("refuses a cursor of another list or another user's list", () => {
+    const cursor = encodeCursor('projects:usr_1', 'prj_1');
+    expect(refusal('projects:usr_2', cursor)).toEqual(REFUSED);
+    expect(refusal('deployments:usr_1', cursor)).toEqual(REFUSED);
+  });
+
+  it('refuses a cursor whose id was edited', () => {
+    const [, signature] = encodeCursor('projects:usr_1', 'prj_1').split('.');
+    const forged = `${Buffer.from('prj_2').toString('base64url')}.${signature}`;
+    expect(refusal('projects:usr_1', forged)).toEqual(REFUSED);
+  });
+
+  it('refuses a cursor whose signature was edited or cut', () => {
+    const cursor = encodeCursor('projects:usr_1', 'prj_1');
+    const last = cursor.at(-1) === 'A' ? 'B' : 'A';
+    expect(refusal('projects:usr_1', `${cursor.slice(0, -1)}${last}`)).toEqual(REFUSED);
+    expect(refusal('projects:usr_1', cursor.slice(0, -2))).toEqual(REFUSED);
+  });
+
+  it.each(['', 'garbage', '.', 'a.', '.b', 'a.b.c'])('refuses %p', (cursor) => {
+    expect(refusal('projects:usr_1', cursor)).toEqual(REFUSED);
+  });
+
+  it('refuses a valid cursor with a third part appended', () => {
+    expect(refusal('projects:usr_1', `${encodeCursor('projects:usr_1', 'prj_1')}.x`)).toEqual(REFUSED);
+  });
+});
