@@ -8,6 +8,7 @@ import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
+import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/function-settings.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
 
@@ -85,9 +86,9 @@ export class EndpointFunction extends NodejsFunction {
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       // CPU scales with memory, so the password-hashing rows ask for more.
-      memorySize: route.memoryMb ?? 256,
+      memorySize: functionMemoryMb(route),
       environment: props.environment,
       // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
       logGroup: new LogGroup(scope, `${id}Logs`, {
