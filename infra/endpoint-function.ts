@@ -10,6 +10,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
+import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/function-settings.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
@@ -100,9 +101,9 @@ export class EndpointFunction extends NodejsFunction {
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       // CPU scales with memory, so the password-hashing rows ask for more.
-      memorySize: route.memoryMb ?? 256,
+      memorySize: functionMemoryMb(route),
       environment: props.environment,
       ...(route.secrets?.length ? { paramsAndSecrets: props.secretsExtension } : {}),
       ...(props.reservedConcurrency === undefined

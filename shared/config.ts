@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 const positiveInt = (fallback: number) =>
   z.prefault(
     z.pipe(
-      z.string().check(z.regex(/^[1-9][0-9]{0,8}$/)),
+      z.string().check(z.regex(/^[1-9][0-9]{0,8}$/, { error: 'must be a positive whole number' })),
       z.transform((value) => Number(value)),
     ),
     String(fallback),
@@ -23,14 +23,16 @@ const ConfigSchema = z.object({
   API_KEY_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
   /** How long one request may take, start to answer (shared/deadline.ts). */
   REQUEST_DEADLINE_MS: positiveInt(3_000),
+  /** `silent` drops the access log lines (the test run does); errors are always logged. */
+  LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
 const parsed = ConfigSchema.safeParse(process.env);
 if (!parsed.success) {
-  const names = parsed.error.issues.map((issue) => issue.path.join('.')).join(', ');
-  throw new Error(`Invalid configuration: ${names} must be a positive whole number`);
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  throw new Error(`Invalid configuration: ${problems.join('; ')}`);
 }
 
 export const config: Config = parsed.data;

@@ -6,9 +6,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // No settings are read here: the store's client imports this module, and must not make every
 // module that loads it read the configuration too.
 
-/** The Lambda timeout of every endpoint function (the stack and the local gateway both read it). */
-export const FUNCTION_TIMEOUT_SECONDS = 10;
-
 /** Kept free at the end of the function's time for the answer and its log line. */
 const WRAP_UP_MS = 500;
 

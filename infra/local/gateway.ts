@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { LOCAL_MAX_SOCKETS } from '#shared/db/client.ts';
-import { FUNCTION_TIMEOUT_SECONDS } from '#shared/deadline.ts';
+import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '#shared/function-settings.ts';
 import { errorCatalogue } from '#shared/http/error-catalogue.ts';
 import { logError } from '#shared/http/log.ts';
-import { routes } from '#shared/routes.ts';
+import { type Route, routes } from '#shared/routes.ts';
 import { invocationSlots } from './invocation-slots.ts';
 import { buildProxyEvent } from './proxy-event.ts';
 import { parseRequestTarget } from './request-target.ts';
@@ -38,14 +38,16 @@ async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   return handlers;
 }
 
-function lambdaContext(functionName: string): Context {
+/** The context Lambda would give the route's function: its name, its memory and its time left. */
+export function lambdaContext(route: Route): Context {
+  const functionName = route.handler;
   const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
+    memoryLimitInMB: String(functionMemoryMb(route)),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
@@ -136,7 +138,7 @@ export async function createGateway(): Promise<Server> {
     );
     const handler = handlers.get(match.route.handler);
     if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
-    writeResult(res, await invoke(() => handler(event, lambdaContext(match.route.handler))));
+    writeResult(res, await invoke(() => handler(event, lambdaContext(match.route))));
   };
 
   const server = createServer((req, res) => {

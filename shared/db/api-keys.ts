@@ -10,13 +10,14 @@ import type { ApiKey as ApiKeySchema } from '../schemas/resources.ts';
 import { countingDb, db } from './client.ts';
 import { conditionally } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
-import { tableName } from './tables.ts';
+import { indexes, tableName } from './tables.ts';
 
 // The API-key table, keyed by the SHA-256 digest of the key. One item holds the owner, the role,
 // the expiry and the current window's counter, so that a single conditional UpdateItem
 // authenticates the key, checks the window and counts the request.
 
 const table = (): string => tableName('apiKeys');
+const { byOwner } = indexes.apiKeys;
 
 interface ApiKeyItem {
   keyHash: string;
@@ -114,11 +115,12 @@ export async function listApiKeys(userId: string, page: PageRequest): Promise<Pa
       scope: `keys:${userId}`,
       query: {
         TableName: table(),
-        IndexName: 'byOwner',
-        KeyConditionExpression: 'userId = :userId',
+        IndexName: byOwner.name,
+        KeyConditionExpression: '#owner = :userId',
+        ExpressionAttributeNames: { '#owner': byOwner.partitionKey },
         ExpressionAttributeValues: { ':userId': userId },
       },
-      resume: { below: 'keyId' },
+      resume: { below: byOwner.sortKey },
     },
     page,
   );
@@ -133,8 +135,9 @@ export async function revokeApiKeyById(userId: string, keyId: string, revokedAt:
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: table(),
-      IndexName: 'byOwner',
-      KeyConditionExpression: 'userId = :userId AND keyId = :keyId',
+      IndexName: byOwner.name,
+      KeyConditionExpression: '#owner = :userId AND #keyId = :keyId',
+      ExpressionAttributeNames: { '#owner': byOwner.partitionKey, '#keyId': byOwner.sortKey },
       ExpressionAttributeValues: { ':userId': userId, ':keyId': keyId },
       ProjectionExpression: 'keyHash',
     }),

@@ -15,7 +15,7 @@ import type {
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { mergedQueryPage, type Page } from './pages.ts';
-import { tableName, tables } from './tables.ts';
+import { indexes, tableName, tables } from './tables.ts';
 
 // Deployments live under their owner (owner-scoped get by id; the owner's list) and are indexed per
 // list filter (shared/db/tables.ts): each index's partition is the list and the filter, sorted by id,
@@ -308,8 +308,9 @@ export async function listUnfinished(
     const { Items = [], LastEvaluatedKey } = await db.send(
       new QueryCommand({
         TableName: table(),
-        IndexName: 'unfinished',
-        KeyConditionExpression: 'activeStatus = :status',
+        IndexName: indexes.deployments.unfinished.name,
+        KeyConditionExpression: '#active = :status',
+        ExpressionAttributeNames: { '#active': indexes.deployments.unfinished.partitionKey },
         ...(ownerId === undefined ? {} : { FilterExpression: 'ownerId = :owner' }),
         ExpressionAttributeValues: {
           ':status': status,

@@ -106,5 +106,29 @@ export type TableKey = keyof typeof tables;
 
 export const tableKeys = Object.keys(tables) as TableKey[];
 
+type IndexesOf<T> = T extends { indexes: infer I } ? I : Record<never, never>;
+
+/** Each table's declared indexes, each with its name: what a Query names and keys on. */
+export type DeclaredIndexes = {
+  [K in TableKey]: {
+    [N in keyof IndexesOf<(typeof tables)[K]> & string]: IndexesOf<(typeof tables)[K]>[N] & { name: N };
+  };
+};
+
+/**
+ * The indexes as queries use them: `indexes.apiKeys.byOwner.name` is `'byOwner'`, `.partitionKey`
+ * `'userId'`. Queries take index names and key attributes from here, never as strings of their own,
+ * so renaming an index is an edit of the declaration above, and tsc names any query left behind.
+ */
+export const indexes = Object.fromEntries(
+  tableKeys.map((key) => {
+    const declared: TableDefinition['indexes'] = (tables[key] as TableDefinition).indexes ?? {};
+    return [
+      key,
+      Object.fromEntries(Object.entries(declared).map(([name, index]) => [name, { ...index, name }])),
+    ];
+  }),
+) as DeclaredIndexes;
+
 /** The deployed (or local) name of a table; throws when this function was not given it. */
 export const tableName = (key: TableKey): string => requireEnv(tables[key].envVar);

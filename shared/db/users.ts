@@ -6,7 +6,7 @@ import type { PageRequest } from '../schemas/common.ts';
 import type { User as UserSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
 import { type Page, queryPage } from './pages.ts';
-import { tableName } from './tables.ts';
+import { indexes, tableName } from './tables.ts';
 
 // Users (`USER#<id>`: the public profile) and their credentials (`EMAIL#<email>`: user id and
 // password hash) share one table. Both items are written in one transaction, each on condition
@@ -111,8 +111,9 @@ export async function listUsers(page: PageRequest): Promise<Page<User>> {
       scope: 'users',
       query: {
         TableName: table(),
-        IndexName: 'byCreation',
-        KeyConditionExpression: 'listing = :listing',
+        IndexName: indexes.users.byCreation.name,
+        KeyConditionExpression: '#listing = :listing',
+        ExpressionAttributeNames: { '#listing': indexes.users.byCreation.partitionKey },
         ExpressionAttributeValues: { ':listing': LISTING },
       },
       resume: { keyOf: (id) => ({ ...userKey(id), listing: LISTING, id }) },

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { nowSeconds } from '../clock.ts';
 import { claim, complete, release, type StoredResponse } from '../db/idempotency.ts';
-import { FUNCTION_TIMEOUT_SECONDS } from '../deadline.ts';
 import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../errors.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '../function-settings.ts';
 import { headerValue } from './headers.ts';
 import { withHeaders } from './responses.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';

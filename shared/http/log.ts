@@ -1,10 +1,12 @@
+import { config } from '../config.ts';
+
 // Structured log lines, one JSON object each. Callers pass only what is safe to keep: never a
 // header, a body, a key or a password.
 
 type Fields = Record<string, string | number | boolean | undefined>;
 
 export function logInfo(message: string, fields: Fields): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
+  if (config.LOG_LEVEL === 'silent') return;
   console.log(JSON.stringify({ level: 'info', message, ...fields }));
 }
 

@@ -2,16 +2,25 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/tables.ts';
 import { hashApiKey } from '../../shared/domain/api-key-format.ts';
-import { startGateway, type TestGateway } from '../support/gateway.ts';
-import { call } from '../support/http.ts';
+import type { TestGateway } from '../support/gateway.ts';
 import { captureLogs } from '../support/logs.ts';
 import { uniqueEmail } from '../support/names.ts';
+import { overrideSettings } from '../support/settings.ts';
 
+// Logging is on for this suite (the run keeps it silent): LOG_LEVEL is read when the service's
+// modules load, so they are loaded after the setting.
+let restoreSettings: () => void;
 let gateway: TestGateway;
+let call: typeof import('../support/http.ts').call;
 beforeAll(async () => {
-  gateway = await startGateway();
+  restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
+  ({ call } = await import('../support/http.ts'));
+  gateway = await (await import('../support/gateway.ts')).startGateway();
 });
-afterAll(() => gateway.close());
+afterAll(async () => {
+  await gateway.close();
+  restoreSettings();
+});
 
 async function storedPasswordHash(email: string): Promise<string> {
   const users = tableName('users');
@@ -23,8 +32,6 @@ describe('logs', () => {
   it('never contain a password, an API key (logged in, created or revoked), its digest or a password hash', async () => {
     const email = uniqueEmail('logs');
     const password = 'log-scan secret passphrase';
-    const previous = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = 'info';
     const { result: keys, lines } = await captureLogs(async () => {
       const post = (path: string, json: unknown, key?: string) =>
         call(`${gateway.backendUrl}${path}`, { method: 'POST', json, ...(key ? { key } : {}) });
@@ -48,8 +55,6 @@ describe('logs', () => {
       await call(`${gateway.backendUrl}/auth/logout`, { method: 'POST', key: madeKey });
       return [key, madeKey];
     });
-    if (previous === undefined) delete process.env.LOG_LEVEL;
-    else process.env.LOG_LEVEL = previous;
 
     expect(lines.length).toBeGreaterThanOrEqual(8); // one access line per request: logging was on
     const passwordHash = await storedPasswordHash(email);

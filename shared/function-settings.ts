@@ -1,0 +1,13 @@
+// What every endpoint function is given to run with: the stack (infra/endpoint-function.ts) deploys
+// these, the local gateway's Lambda context reports them, and the code that must fit inside a
+// function's time (idempotency's lock, the request deadline) reads them here. No imports: function
+// bundles load this module.
+
+/** The Lambda timeout of every endpoint function. */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
+/** Lambda memory of a function whose route row names none. */
+export const DEFAULT_MEMORY_MB = 256;
+
+/** The memory of a route's function: its row's `memoryMb` (CPU scales with it), or the default. */
+export const functionMemoryMb = (route: { memoryMb?: number }): number => route.memoryMb ?? DEFAULT_MEMORY_MB;

@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+// Settings are read and checked once, when shared/config.ts loads: each case loads it in a fresh
+// Node process with the given environment.
+
+const run = promisify(execFile);
+const CONFIG = join(import.meta.dirname, '../../shared/config.ts');
+
+async function load(env: Record<string, string>): Promise<string> {
+  const script = `import(${JSON.stringify(CONFIG)}).then((m) => console.log(JSON.stringify(m.config)), (e) => console.log(e.message))`;
+  const { stdout } = await run(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  return stdout.trim();
+}
+
+describe('configuration', () => {
+  it('has its defaults when nothing is set', async () => {
+    expect(JSON.parse(await load({}))).toEqual({
+      RATE_LIMIT_MAX: 100,
+      RATE_LIMIT_WINDOW_SECONDS: 60,
+      ANONYMOUS_RATE_LIMIT_MAX: 20,
+      AUTH_RATE_LIMIT_MAX: 20,
+      LOGIN_EMAIL_RATE_LIMIT_MAX: 10,
+      API_KEY_TTL_SECONDS: 2_592_000,
+      REQUEST_DEADLINE_MS: 3_000,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('takes LOG_LEVEL silent', async () => {
+    expect(JSON.parse(await load({ LOG_LEVEL: 'silent' }))).toMatchObject({ LOG_LEVEL: 'silent' });
+  });
+
+  it('fails at load naming every bad setting and what it must be', async () => {
+    expect(await load({ LOG_LEVEL: 'loud', RATE_LIMIT_MAX: '0' })).toBe(
+      'Invalid configuration: RATE_LIMIT_MAX must be a positive whole number; LOG_LEVEL must be info or silent',
+    );
+  });
+});

@@ -1,0 +1,23 @@
+import { indexes, type TableDefinition, tableKeys, tables } from '../../../shared/db/tables.ts';
+
+// Queries name indexes through `indexes` (shared/db/tables.ts): it must hold every declared index,
+// under its declared name and keys, and nothing else.
+
+describe('the declared indexes, as queries use them', () => {
+  it.each(tableKeys)('holds every index of the %s table with its name and keys', (key) => {
+    const declared = (tables[key] as TableDefinition).indexes ?? {};
+    expect(indexes[key]).toEqual(
+      Object.fromEntries(Object.entries(declared).map(([name, index]) => [name, { ...index, name }])),
+    );
+  });
+
+  it('names the indexes the key list, the user list and the local builder query', () => {
+    expect(indexes.apiKeys.byOwner).toEqual({ name: 'byOwner', partitionKey: 'userId', sortKey: 'keyId' });
+    expect(indexes.users.byCreation).toEqual({ name: 'byCreation', partitionKey: 'listing', sortKey: 'id' });
+    expect(indexes.deployments.unfinished).toEqual({
+      name: 'unfinished',
+      partitionKey: 'activeStatus',
+      sortKey: 'id',
+    });
+  });
+});

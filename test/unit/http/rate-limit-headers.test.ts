@@ -1,0 +1,74 @@
+import { NotFoundError, RateLimitedError } from '../../../shared/errors.ts';
+import { errorShaping } from '../../../shared/http/error-response.ts';
+import { rateLimitHeaders } from '../../../shared/http/rate-limit-headers.ts';
+import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
+
+// rateLimitHeaders: the allowance the request was counted against, on every answer, errors included.
+
+const counted: TestHandler = async (_event, context) => {
+  context.state.rateLimit = { limit: 100, remaining: 41, resetAt: 1_795_339_000 };
+  return { statusCode: 200, headers: {}, body: '{}' };
+};
+
+describe('rate-limit headers', () => {
+  it('puts the three X-RateLimit-* headers on a success', async () => {
+    const { result } = await runChain([rateLimitHeaders()], proxyEvent(), counted);
+    expect(result.headers).toEqual({
+      'X-RateLimit-Limit': '100',
+      'X-RateLimit-Remaining': '41',
+      'X-RateLimit-Reset': '1795339000',
+    });
+  });
+
+  it('puts them on an error answer too', async () => {
+    const { result } = await runChain(
+      [rateLimitHeaders(), errorShaping()],
+      proxyEvent(),
+      async (_e, context) => {
+        context.state.rateLimit = { limit: 100, remaining: 3, resetAt: 1_795_339_020 };
+        throw new NotFoundError('Project not found');
+      },
+    );
+    expect(result.statusCode).toBe(404);
+    expect(result.headers).toMatchObject({
+      'X-RateLimit-Limit': '100',
+      'X-RateLimit-Remaining': '3',
+      'X-RateLimit-Reset': '1795339020',
+    });
+  });
+
+  it('reports the allowance that ran out on a 429, not the one counted first', async () => {
+    const { result } = await runChain(
+      [rateLimitHeaders(), errorShaping()],
+      proxyEvent(),
+      async (_e, context) => {
+        context.state.rateLimit = { limit: 20, remaining: 19, resetAt: 1_795_339_020 };
+        throw new RateLimitedError(30, { limit: 10, remaining: 0, resetAt: 1_795_339_050 });
+      },
+    );
+    expect(result.statusCode).toBe(429);
+    expect(result.headers).toMatchObject({
+      'X-RateLimit-Limit': '10',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': '1795339050',
+      'Retry-After': '30',
+    });
+  });
+
+  it('never reports a negative remainder', async () => {
+    const { result } = await runChain([rateLimitHeaders()], proxyEvent(), async (_e, context) => {
+      context.state.rateLimit = { limit: 5, remaining: -2, resetAt: 1_795_339_020 };
+      return { statusCode: 200, headers: {}, body: '{}' };
+    });
+    expect(result.headers?.['X-RateLimit-Remaining']).toBe('0');
+  });
+
+  it('adds nothing to an answer of a request that was not counted (health, the docs)', async () => {
+    const { result } = await runChain([rateLimitHeaders()], proxyEvent(), async () => ({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: '{}',
+    }));
+    expect(result.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8' });
+  });
+});

@@ -1,0 +1,112 @@
+import type { ProxyResult } from '../../../shared/http/types.ts';
+import { restoreClockAfterEach } from '../../support/clock.ts';
+import { captureLogs } from '../../support/logs.ts';
+import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
+import { overrideSettings } from '../../support/settings.ts';
+
+// requestLifecycle: the request's state from API Gateway's event, X-Request-Id on every answer,
+// and one access log line per request. Logging is on for this suite (the run keeps it silent).
+
+let restoreSettings: () => void;
+let modules: {
+  requestLifecycle: typeof import('../../../shared/http/request-lifecycle.ts').requestLifecycle;
+  errorShaping: typeof import('../../../shared/http/error-response.ts').errorShaping;
+  clock: typeof import('../../../shared/clock.ts').clock;
+  NotFoundError: typeof import('../../../shared/errors.ts').NotFoundError;
+};
+beforeAll(async () => {
+  restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
+  modules = {
+    ...(await import('../../../shared/http/request-lifecycle.ts')),
+    ...(await import('../../../shared/http/error-response.ts')),
+    ...(await import('../../../shared/clock.ts')),
+    ...(await import('../../../shared/errors.ts')),
+  };
+});
+afterAll(() => restoreSettings());
+restoreClockAfterEach();
+
+/** Pins the clock at `start` and moves it by `durationMs` while the handler runs. */
+function timed(durationMs: number, answer: () => ProxyResult): TestHandler {
+  return async () => {
+    modules.clock.now = () => 1_795_338_942_000 + durationMs;
+    return answer();
+  };
+}
+
+describe('request lifecycle', () => {
+  it('opens the state from the event: request id, source address and the start time', async () => {
+    modules.clock.now = () => 1_795_338_942_000;
+    const event = proxyEvent({ requestId: 'req-state', sourceIp: '198.51.100.23' });
+    const { result } = await captureLogs(() => runChain([modules.requestLifecycle()], event));
+    expect(result.context.state).toEqual({
+      requestId: 'req-state',
+      sourceIp: '198.51.100.23',
+      startedAt: 1_795_338_942_000,
+    });
+  });
+
+  it('stamps X-Request-Id on the answer and writes one access line with status, duration and caller', async () => {
+    modules.clock.now = () => 1_795_338_942_000;
+    const event = proxyEvent({ requestId: 'req-ok', method: 'GET', resource: '/projects/{id}' });
+    const { result, lines } = await captureLogs(() =>
+      runChain(
+        [modules.requestLifecycle()],
+        event,
+        timed(37, () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' })),
+      ),
+    );
+    expect(result.result).toEqual({
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'req-ok' },
+      body: '{}',
+    });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      {
+        level: 'info',
+        message: 'request',
+        requestId: 'req-ok',
+        method: 'GET',
+        resource: '/projects/{id}',
+        status: 200,
+        durationMs: 37,
+      },
+    ]);
+  });
+
+  it('names the caller in the access line once admission found one', async () => {
+    const event = proxyEvent({ requestId: 'req-caller' });
+    const { lines } = await captureLogs(() =>
+      runChain([modules.requestLifecycle()], event, async (_event, context) => {
+        context.state.caller = {
+          userId: 'usr_logged',
+          role: 'member',
+          keyId: 'key_1',
+          keyHash: 'digest',
+          scopes: ['read', 'write'],
+          keyExpiresAt: 1_800_000_000,
+        };
+        return { statusCode: 204, headers: {}, body: '' };
+      }),
+    );
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ userId: 'usr_logged', status: 204 });
+  });
+
+  it('stamps and logs error answers too', async () => {
+    const event = proxyEvent({ requestId: 'req-404', method: 'DELETE', resource: '/keys/{id}' });
+    const { result, lines } = await captureLogs(() =>
+      runChain([modules.requestLifecycle(), modules.errorShaping()], event, async () => {
+        throw new modules.NotFoundError('API key not found');
+      }),
+    );
+    expect(result.result.statusCode).toBe(404);
+    expect(result.result.headers).toMatchObject({ 'X-Request-Id': 'req-404' });
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      message: 'request',
+      requestId: 'req-404',
+      method: 'DELETE',
+      resource: '/keys/{id}',
+      status: 404,
+    });
+  });
+});
