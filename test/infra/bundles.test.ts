@@ -53,8 +53,13 @@ function environmentOf(variables: Record<string, unknown>): Record<string, strin
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
     LOG_LEVEL: 'silent',
   };
-  for (const name of Object.keys(variables)) {
-    const local = name === 'CURSOR_SECRET' ? 'bundle-test-secret' : localNames.get(name);
+  for (const [name, value] of Object.entries(variables)) {
+    const local =
+      name === 'CURSOR_SECRET'
+        ? 'bundle-test-secret'
+        : name === 'NODE_OPTIONS' && typeof value === 'string'
+          ? value
+          : localNames.get(name);
     if (!local) throw new Error(`The template sets ${name}, which this test cannot give a local value`);
     env[name] = local;
   }
@@ -143,4 +148,56 @@ it('keeps the OpenAPI generator in the docs function alone', () => {
     .filter(([, function_]) => readFileSync(function_.bundle, 'utf8').includes(GENERATOR_MARKER))
     .map(([description]) => description);
   expect(withGenerator).toEqual([describeFunction('docs')]);
+});
+
+/** The line of `text` in a source file, 1-based, as a stack trace names it. */
+function lineOf(file: string, text: string): number {
+  const index = readFileSync(join(import.meta.dirname, '..', '..', file), 'utf8')
+    .split('\n')
+    .findIndex((line) => line.includes(text));
+  if (index < 0) throw new Error(`${text} is not in ${file}`);
+  return index + 1;
+}
+
+describe('a stack trace from a shipped bundle', () => {
+  // The forced error: a table variable missing from the environment fails the cold start in
+  // shared/env.ts, called by the chain's builder (shared/http/endpoint.ts).
+  async function coldStartWithout(variable: string, keep: (name: string) => boolean): Promise<string> {
+    const function_ = deployed.get(describeFunction('get-project'));
+    if (!function_) throw new Error('No get-project function in the template');
+    const env = environmentOf(function_.variables);
+    delete env[variable];
+    for (const name of Object.keys(env)) if (!keep(name)) delete env[name];
+    const failure = await run(process.execPath, ['-e', `require(${JSON.stringify(function_.bundle)})`], {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    }).then(
+      () => undefined,
+      (error: { stderr: string }) => error.stderr,
+    );
+    if (failure === undefined) throw new Error('The cold start did not fail');
+    // Frames only: the trace also prints the offending line of the bundle, one very long line.
+    return failure
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line) || /^Error: /.test(line))
+      .join('\n');
+  }
+
+  it('names the function that threw and points at its .ts source line (the template sets --enable-source-maps)', async () => {
+    const trace = await coldStartWithout(tables.projects.envVar, () => true);
+    expect(trace).toContain(`Error: Missing required environment variable ${tables.projects.envVar}`);
+    const throwLine = lineOf('shared/env.ts', 'throw new Error(`Missing required environment variable');
+    expect(trace).toMatch(new RegExp(`\\n\\s+at requireEnv \\(.*shared/env\\.ts:${throwLine}:\\d+\\)`));
+    const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
+    expect(trace).toMatch(
+      new RegExp(`\\n\\s+at requireTables \\(.*shared/http/endpoint\\.ts:${callLine}:\\d+\\)`),
+    );
+    expect(trace).toMatch(/\n\s+at .*functions\/get-project\.ts:\d+:\d+\)/);
+  });
+
+  it('keeps the function names even without the source map', async () => {
+    const trace = await coldStartWithout(tables.projects.envVar, (name) => name !== 'NODE_OPTIONS');
+    expect(trace).toMatch(/\n\s+at requireEnv \(.*index\.js:\d+:\d+\)/);
+    expect(trace).toMatch(/\n\s+at requireTables \(.*index\.js:\d+:\d+\)/);
+  });
 });
