@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
+import { resolveStackTrace } from '../../infra/source-maps.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { type Route, routes } from '../../shared/routes.ts';
 import { synthesizedAssembly } from '../support/synthesized-stack.ts';
@@ -53,13 +55,8 @@ function environmentOf(variables: Record<string, unknown>): Record<string, strin
     DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
     LOG_LEVEL: 'silent',
   };
-  for (const [name, value] of Object.entries(variables)) {
-    const local =
-      name === 'CURSOR_SECRET'
-        ? 'bundle-test-secret'
-        : name === 'NODE_OPTIONS' && typeof value === 'string'
-          ? value
-          : localNames.get(name);
+  for (const name of Object.keys(variables)) {
+    const local = name === 'CURSOR_SECRET' ? 'bundle-test-secret' : localNames.get(name);
     if (!local) throw new Error(`The template sets ${name}, which this test cannot give a local value`);
     env[name] = local;
   }
@@ -160,44 +157,50 @@ function lineOf(file: string, text: string): number {
 }
 
 describe('a stack trace from a shipped bundle', () => {
-  // The forced error: a table variable missing from the environment fails the cold start in
-  // shared/env.ts, called by the chain's builder (shared/http/endpoint.ts).
-  async function coldStartWithout(variable: string, keep: (name: string) => boolean): Promise<string> {
+  const repoRoot = join(import.meta.dirname, '..', '..');
+  let bundle = '';
+  let trace = '';
+
+  // The forced error: a table variable missing from the template's environment fails the cold
+  // start in shared/env.ts, called by the chain's builder (shared/http/endpoint.ts).
+  beforeAll(async () => {
     const function_ = deployed.get(describeFunction('get-project'));
     if (!function_) throw new Error('No get-project function in the template');
+    bundle = function_.bundle;
     const env = environmentOf(function_.variables);
-    delete env[variable];
-    for (const name of Object.keys(env)) if (!keep(name)) delete env[name];
-    const failure = await run(process.execPath, ['-e', `require(${JSON.stringify(function_.bundle)})`], {
+    delete env[tables.projects.envVar];
+    const stderr = await run(process.execPath, ['-e', `require(${JSON.stringify(bundle)})`], {
       env,
       maxBuffer: 16 * 1024 * 1024,
     }).then(
-      () => undefined,
+      () => '',
       (error: { stderr: string }) => error.stderr,
     );
-    if (failure === undefined) throw new Error('The cold start did not fail');
-    // Frames only: the trace also prints the offending line of the bundle, one very long line.
-    return failure
+    // The frames: Node also prints the offending line of the bundle, one very long line.
+    trace = stderr
       .split('\n')
-      .filter((line) => /^\s+at /.test(line) || /^Error: /.test(line))
+      .filter((line) => /^\s+at |^Error: /.test(line))
       .join('\n');
-  }
-
-  it('names the function that threw and points at its .ts source line (the template sets --enable-source-maps)', async () => {
-    const trace = await coldStartWithout(tables.projects.envVar, () => true);
-    expect(trace).toContain(`Error: Missing required environment variable ${tables.projects.envVar}`);
-    const throwLine = lineOf('shared/env.ts', 'throw new Error(`Missing required environment variable');
-    expect(trace).toMatch(new RegExp(`\\n\\s+at requireEnv \\(.*shared/env\\.ts:${throwLine}:\\d+\\)`));
-    const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
-    expect(trace).toMatch(
-      new RegExp(`\\n\\s+at requireTables \\(.*shared/http/endpoint\\.ts:${callLine}:\\d+\\)`),
-    );
-    expect(trace).toMatch(/\n\s+at .*functions\/get-project\.ts:\d+:\d+\)/);
   });
 
-  it('keeps the function names even without the source map', async () => {
-    const trace = await coldStartWithout(tables.projects.envVar, (name) => name !== 'NODE_OPTIONS');
+  it('names the function that threw, not a minified name', () => {
+    expect(trace).toContain(`Error: Missing required environment variable ${tables.projects.envVar}`);
     expect(trace).toMatch(/\n\s+at requireEnv \(.*index\.js:\d+:\d+\)/);
     expect(trace).toMatch(/\n\s+at requireTables \(.*index\.js:\d+:\d+\)/);
+  });
+
+  it('points at the .ts source line through the map shipped beside the bundle, without the sources', () => {
+    const mapFile = `${bundle}.map`;
+    const payload = JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload;
+    expect(payload).not.toHaveProperty('sourcesContent');
+    const resolved = resolveStackTrace(trace, payload, mapFile, repoRoot);
+    const throwLine = lineOf('shared/env.ts', 'throw new Error(`Missing required environment variable');
+    expect(resolved).toMatch(new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/env\\.ts:${throwLine}:\\d+\\)`));
+    const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
+    expect(resolved).toMatch(
+      new RegExp(`\\n\\s+at requireTables \\(\\S*shared/http/endpoint\\.ts:${callLine}:\\d+\\)`),
+    );
+    expect(resolved).toMatch(/\n\s+at .*functions\/get-project\.ts:\d+:\d+\)/);
+    expect(resolved).not.toContain('index.js');
   });
 });

@@ -268,13 +268,12 @@ describe('PlatformStack', () => {
       }
     });
 
-    it('gets the name variables of exactly its tables, plus the cursor secret and NODE_OPTIONS', () => {
+    it('gets the name variables of exactly its tables, plus the cursor secret', () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       expect(sorted(Object.keys(variables))).toEqual(
-        sorted(['CURSOR_SECRET', 'NODE_OPTIONS', ...tableKeysOf(route).map((key) => tables[key].envVar)]),
+        sorted(['CURSOR_SECRET', ...tableKeysOf(route).map((key) => tables[key].envVar)]),
       );
-      expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
       for (const key of tableKeysOf(route)) {
         expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
       }
@@ -302,7 +301,7 @@ describe('PlatformStack', () => {
       .map((method) => `${method.httpMethod} ${method.path}`);
     expect(served.sort()).toEqual(docsRows.map((route) => `${route.method} ${route.path}`).sort());
     expect(tableGrantsOf(fn).size).toBe(0);
-    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual(['CURSOR_SECRET', 'NODE_OPTIONS']);
+    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual(['CURSOR_SECRET']);
   });
 
   it('names the platform stage v1 and the backend stage live', () => {

@@ -53,7 +53,7 @@ export const LAMBDA_RUNTIME_VARIABLES = {
   AWS_SESSION_TOKEN: 'lambda-role-session',
 };
 
-/** A template value the function gets as it is (NODE_OPTIONS), not a reference resolved at deploy time. */
+/** A value the function gets as it is (NODE_OPTIONS in a bench variant), not a reference resolved at deploy time. */
 const isLiteral = (value: unknown): value is string =>
   typeof value === 'string' && !value.startsWith('{{resolve:');
 
