@@ -17,7 +17,7 @@ export interface Synthesized {
   /** The same handler bundled exactly as the functions are (credential alias included), for context. */
   bareLean: SynthesizedFunction;
   /**
-   * get-project again, for the cost of readable stack traces: the same bundle without
+   * get-project again, for the cost of readable stack traces: the same bundle run with
    * --enable-source-maps, and a bundle without keepNames and source maps (as before them).
    */
   variants: { label: string; fn: SynthesizedFunction }[];
@@ -47,9 +47,6 @@ function withoutTraceAids(options: BundlingOptions): BundlingOptions {
   } = options;
   return rest;
 }
-
-const withoutNodeOptions = (variables: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(variables).filter(([name]) => name !== 'NODE_OPTIONS'));
 
 /**
  * Synthesizes the stack and the bare handler into `outdir`, bundling each with esbuild. With
@@ -89,13 +86,16 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   const functions = functionsOf(assembly, 'PlatformStack');
   const original = functions.find((fn) => fn.name === describeFunction(VARIANT_OF));
   if (!bare || !bareLean || !plain || !original) throw new Error('The bare handler was not synthesized');
-  const variables = withoutNodeOptions(original.variables);
+  const { variables } = original;
   return {
     functions,
     bare: { ...bare, name: 'bare handler (one GetItem)' },
     bareLean: { ...bareLean, name: "bare handler, functions' esbuild options" },
     variants: [
-      { label: `${VARIANT_OF} without --enable-source-maps`, fn: { ...original, variables } },
+      {
+        label: `${VARIANT_OF} with --enable-source-maps`,
+        fn: { ...original, variables: { ...variables, NODE_OPTIONS: '--enable-source-maps' } },
+      },
       { label: `${VARIANT_OF} without keepNames, maps`, fn: { ...plain, name: original.name, variables } },
     ],
   };
