@@ -3,6 +3,7 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { requestDeadline } from '../deadline.ts';
+import { recordStoreCall } from './store-timing.ts';
 
 // The DynamoDB clients, one set per container, created at load time, outside any handler.
 // DYNAMODB_ENDPOINT is read here and nowhere else: set, it points every call at DynamoDB Local.
@@ -61,7 +62,20 @@ function documentClient(maxAttempts: number): DynamoDBDocumentClient {
     maxAttempts,
     requestHandler,
   };
-  return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
+  const client = new DynamoDBClient(config);
+  // The whole call as the request waits for it (retries and their back-off included), for its metrics.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const started = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        recordStoreCall(performance.now() - started);
+      }
+    },
+    { step: 'initialize', name: 'storeTiming' },
+  );
+  return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
 }

@@ -2,11 +2,12 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { config } from '../config.ts';
+import { withStoreTimings } from '../db/store-timing.ts';
 import { type TableKey, tables } from '../db/tables.ts';
 import { requestBudgetMs, withDeadline } from '../deadline.ts';
 import type { Caller } from '../domain/caller.ts';
 import { requireEnv } from '../env.ts';
-import { type Route, routes, takesIdempotencyKey } from '../routes.ts';
+import { type Route, routes, rowsOf, takesIdempotencyKey } from '../routes.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { idempotent } from './idempotency.ts';
@@ -77,9 +78,24 @@ function requireTables(route: Route): void {
   for (const key of Object.keys(route.tables) as TableKey[]) requireEnv(tables[key].envVar);
 }
 
+/** The admission middleware, timed for the metrics whether it admits or throws. */
+function timed(middleware: Middleware): Middleware {
+  const admit = middleware.before;
+  if (!admit) return middleware;
+  const before = async (request: Parameters<typeof admit>[0]): Promise<void> => {
+    const started = performance.now();
+    try {
+      await admit(request);
+    } finally {
+      request.context.state.admissionMs = performance.now() - started;
+    }
+  };
+  return { ...middleware, before };
+}
+
 function admissionFor(route: Route): Middleware[] {
-  if (route.access === 'apiKey') return [apiKeyAuth(route.scope)];
-  if (route.access === 'authThrottled') return [sourceThrottle()];
+  if (route.access === 'apiKey') return [timed(apiKeyAuth(route.scope))];
+  if (route.access === 'authThrottled') return [timed(sourceThrottle())];
   return [];
 }
 
@@ -112,16 +128,17 @@ function build<S extends InputSchemas, H extends HandlerName>(
   const lambdaHandler = takesIdempotencyKey(route) ? idempotent(run) : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
-    .use(requestLifecycle())
+    .use(requestLifecycle(rowsOf(handlerName)))
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))
     .use(schemas.body ? [jsonBody()] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
-  // passes is aborted, and the error shaping answers the contract's 500 with its headers.
+  // passes is aborted, and the error shaping answers the contract's 500 with its headers. The
+  // store's calls are timed for the request's metrics.
   return (event, context) =>
     withDeadline(requestBudgetMs(config.REQUEST_DEADLINE_MS, context.getRemainingTimeInMillis?.()), () =>
-      chain(event, context as EndpointContext),
+      withStoreTimings(() => chain(event, context as EndpointContext)),
     );
 }
 

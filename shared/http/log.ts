@@ -3,7 +3,8 @@ import { config } from '../config.ts';
 // Structured log lines, one JSON object each. Callers pass only what is safe to keep: never a
 // header, a body, a key or a password.
 
-type Fields = Record<string, string | number | boolean | undefined>;
+// An object member is for the metrics' `_aws` declaration (shared/http/metrics.ts).
+type Fields = Record<string, string | number | boolean | undefined | object>;
 
 export function logInfo(message: string, fields: Fields): void {
   if (config.LOG_LEVEL === 'silent') return;

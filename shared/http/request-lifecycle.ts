@@ -1,20 +1,28 @@
 import type { MiddlewareObj } from '@middy/core';
 import { clock } from '../clock.ts';
+import { storeTimings } from '../db/store-timing.ts';
+import type { Route } from '../routes.ts';
 import { logInfo } from './log.ts';
+import { metricFields, rowServing } from './metrics.ts';
 import { withHeaders } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /**
  * Outermost middleware: opens the request's state (id from API Gateway, source address), and on the
- * way out stamps `X-Request-Id` on whatever response the chain produced and writes one access log line.
+ * way out stamps `X-Request-Id` on whatever response the chain produced and writes one access log
+ * line, which carries the route's metrics in CloudWatch's Embedded Metric Format (metrics.ts).
+ * `rows` are the route rows the function serves.
  */
-export function requestLifecycle(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+export function requestLifecycle(
+  rows: readonly Route[],
+): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const before = (request: EndpointRequest): void => {
     const { requestContext } = request.event;
     request.context.state = {
       requestId: requestContext.requestId,
       sourceIp: requestContext.identity.sourceIp,
       startedAt: clock.now(),
+      startedAtMonotonic: performance.now(),
     };
   };
 
@@ -22,13 +30,23 @@ export function requestLifecycle(): MiddlewareObj<ProxyEvent, ProxyResult, Error
     const { state } = request.context;
     if (!request.response) return;
     request.response = withHeaders(request.response, { 'X-Request-Id': state.requestId });
+    const { httpMethod, resource } = request.event;
+    const route = rowServing(rows, httpMethod, resource);
+    const outcome = route && {
+      route,
+      status: request.response.statusCode,
+      durationMs: performance.now() - state.startedAtMonotonic,
+      admissionMs: state.admissionMs,
+      store: storeTimings(),
+    };
     logInfo('request', {
       requestId: state.requestId,
-      method: request.event.httpMethod,
-      resource: request.event.resource,
+      method: httpMethod,
+      resource,
       status: request.response.statusCode,
       durationMs: clock.now() - state.startedAt,
       userId: state.caller?.userId,
+      ...(outcome && metricFields(outcome, Date.now())),
     });
   };
 

@@ -11,6 +11,10 @@ export interface RequestState {
   requestId: string;
   sourceIp: string;
   startedAt: number;
+  /** `performance.now()` at the start: the metrics' durations, which a test's pinned clock leaves alone. */
+  startedAtMonotonic: number;
+  /** How long admission took (endpoint.ts times it), for the metrics. */
+  admissionMs?: number;
   caller?: Caller;
   rateLimit?: RateLimitState;
   /** The parsed JSON body, once json-body has read it. */

@@ -61,18 +61,31 @@ function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan {
   );
 }
 
+export interface ColdRows {
+  bare: ColdRow;
+  bareLean: ColdRow;
+  functions: ColdRow[];
+  /** Variants of one function (test/bench/synth.ts), outside the summary. */
+  variants: ColdRow[];
+}
+
 /** Cold starts of the bare handlers and every function. */
 export async function coldRounds(
   synthesized: Synthesized,
   data: BenchSetup,
   endpoint: string,
   rounds: number,
-): Promise<{ bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] }> {
+): Promise<ColdRows> {
   const bareEvent = async () => ({ ownerId: data.ownerId, id: data.projectId });
   const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, [200]);
   const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, [200]);
   const functions = synthesized.functions.map((fn) => functionPlan(fn, data));
-  const plans = [bare, bareLean, ...functions];
+  const variants = synthesized.variants.map(({ label, fn }) => {
+    const plan = functionPlan(fn, data);
+    plan.row.label = label;
+    return plan;
+  });
+  const plans = [bare, bareLean, ...functions, ...variants];
   for (let round = 0; round < rounds; round++) {
     for (const { row, fn, eventOf } of rotated(plans, round)) {
       const event = await eventOf(round);
@@ -84,5 +97,6 @@ export async function coldRounds(
       row.samples.push({ ...times, status: result.statusCode });
     }
   }
-  return { bare: bare.row, bareLean: bareLean.row, functions: functions.map((plan) => plan.row) };
+  const rows = (list: Plan[]) => list.map((plan) => plan.row);
+  return { bare: bare.row, bareLean: bareLean.row, functions: rows(functions), variants: rows(variants) };
 }

@@ -1,4 +1,4 @@
-import type { ColdRow, ColdSample } from './cold-rounds.ts';
+import type { ColdRow, ColdRows, ColdSample } from './cold-rounds.ts';
 import { kib, median, ms, percentile, times } from './stats.ts';
 import type { WarmPhase } from './warm-phase.ts';
 
@@ -72,12 +72,14 @@ function coldLine(row: ColdRow, bare: ColdRow): string {
   ].join('');
 }
 
-function printCold(cold: { bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] }): void {
+function printCold(cold: ColdRows): void {
   const head = ['size', 'gzip', 'require', 'require cpu', 'first call', 'first call cpu'].map((title) =>
     title.padStart(16),
   );
   console.log(`${'bundle'.padEnd(LABEL_WIDTH)}${head.join('')}  status`);
   for (const row of [cold.bare, cold.bareLean, ...cold.functions]) console.log(coldLine(row, cold.bare));
+  console.log('(the same function, for the cost of readable stack traces; not in the summary)');
+  for (const row of cold.variants) console.log(coldLine(row, cold.bare));
   console.log(
     `(medians of ${cold.bare.samples.length} cold starts each; ratios: medians of per-round ratios to the first row)\n`,
   );
@@ -103,10 +105,7 @@ function warmRatios(warm: WarmPhase, label: string): { p50: string; throughput: 
   };
 }
 
-export function printReport(
-  cold: { bare: ColdRow; bareLean: ColdRow; functions: ColdRow[] },
-  warm: WarmPhase,
-): void {
+export function printReport(cold: ColdRows, warm: WarmPhase): void {
   printCold(cold);
   printWarm(warm);
   const ratios = cold.functions.map((row) => ratiosOf(row, cold.bare));

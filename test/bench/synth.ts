@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { FUNCTION_BUNDLING } from '../../infra/endpoint-function.ts';
+import { describeFunction, FUNCTION_BUNDLING } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';
@@ -16,7 +16,15 @@ export interface Synthesized {
   bare: SynthesizedFunction;
   /** The same handler bundled exactly as the functions are (credential alias included), for context. */
   bareLean: SynthesizedFunction;
+  /**
+   * get-project again, for the cost of readable stack traces: the same bundle run with
+   * --enable-source-maps, and a bundle without keepNames and source maps (as before them).
+   */
+  variants: { label: string; fn: SynthesizedFunction }[];
 }
+
+/** The function the variants are of. */
+const VARIANT_OF = 'get-project';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
@@ -26,6 +34,18 @@ function withDefaultCredentialChain(options: BundlingOptions): BundlingOptions {
   if (!Array.isArray(aliases)) return options;
   const kept = aliases.filter((alias) => !alias.startsWith('@aws-sdk/credential-provider-node='));
   return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
+}
+
+/** The options without what makes stack traces readable (keepNames, source maps): as most bundles ship. */
+function withoutTraceAids(options: BundlingOptions): BundlingOptions {
+  const {
+    keepNames: _names,
+    sourceMap: _map,
+    sourceMapMode: _mode,
+    sourcesContent: _content,
+    ...rest
+  } = options;
+  return rest;
 }
 
 /**
@@ -50,15 +70,33 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
       environment: { [tables.projects.envVar]: tables.projects.localName },
       bundling,
     });
-  bareHandler('BareStack', withDefaultCredentialChain(FUNCTION_BUNDLING));
+  bareHandler('BareStack', withDefaultCredentialChain(withoutTraceAids(FUNCTION_BUNDLING)));
   bareHandler('BareLeanStack', FUNCTION_BUNDLING);
+  new NodejsFunction(new Stack(app, 'PlainStack'), 'PlainFunction', {
+    entry: join(repoRoot, 'functions', `${VARIANT_OF}.ts`),
+    projectRoot: repoRoot,
+    depsLockFilePath: join(repoRoot, 'package-lock.json'),
+    runtime: Runtime.NODEJS_24_X,
+    bundling: withoutTraceAids(FUNCTION_BUNDLING),
+  });
   const assembly = app.synth();
   const [bare] = functionsOf(assembly, 'BareStack');
   const [bareLean] = functionsOf(assembly, 'BareLeanStack');
-  if (!bare || !bareLean) throw new Error('The bare handler was not synthesized');
+  const [plain] = functionsOf(assembly, 'PlainStack');
+  const functions = functionsOf(assembly, 'PlatformStack');
+  const original = functions.find((fn) => fn.name === describeFunction(VARIANT_OF));
+  if (!bare || !bareLean || !plain || !original) throw new Error('The bare handler was not synthesized');
+  const { variables } = original;
   return {
-    functions: functionsOf(assembly, 'PlatformStack'),
+    functions,
     bare: { ...bare, name: 'bare handler (one GetItem)' },
     bareLean: { ...bareLean, name: "bare handler, functions' esbuild options" },
+    variants: [
+      {
+        label: `${VARIANT_OF} with --enable-source-maps`,
+        fn: { ...original, variables: { ...variables, NODE_OPTIONS: '--enable-source-maps' } },
+      },
+      { label: `${VARIANT_OF} without keepNames, maps`, fn: { ...plain, name: original.name, variables } },
+    ],
   };
 }

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import type { SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
+import { resolveStackTrace } from '../../infra/source-maps.ts';
 import { putProject } from '../../shared/db/projects.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
@@ -291,3 +293,61 @@ it("derives the verifying functions' public key from the seed it fetches, in the
     Data: { PublicKey: keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey },
   });
 }, 30_000);
+
+/** The line of `text` in a source file, 1-based, as a stack trace names it. */
+function lineOf(file: string, text: string): number {
+  const index = readFileSync(join(import.meta.dirname, '..', '..', file), 'utf8')
+    .split('\n')
+    .findIndex((line) => line.includes(text));
+  if (index < 0) throw new Error(`${text} is not in ${file}`);
+  return index + 1;
+}
+
+describe('a stack trace from a shipped bundle', () => {
+  const repoRoot = join(import.meta.dirname, '..', '..');
+  let bundle = '';
+  let trace = '';
+
+  // The forced error: a table variable missing from the template's environment fails the cold
+  // start in shared/env.ts, called by the chain's builder (shared/http/endpoint.ts).
+  beforeAll(async () => {
+    const function_ = deployed.get(describeFunction('get-project'));
+    if (!function_) throw new Error('No get-project function in the template');
+    bundle = function_.bundle;
+    const env = environmentOf(function_.variables);
+    delete env[tables.projects.envVar];
+    const stderr = await run(process.execPath, ['-e', `require(${JSON.stringify(bundle)})`], {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    }).then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    // The frames: Node also prints the offending line of the bundle, one very long line.
+    trace = stderr
+      .split('\n')
+      .filter((line) => /^\s+at |^Error: /.test(line))
+      .join('\n');
+  });
+
+  it('names the function that threw, not a minified name', () => {
+    expect(trace).toContain(`Error: Missing required environment variable ${tables.projects.envVar}`);
+    expect(trace).toMatch(/\n\s+at requireEnv \(.*index\.js:\d+:\d+\)/);
+    expect(trace).toMatch(/\n\s+at requireTables \(.*index\.js:\d+:\d+\)/);
+  });
+
+  it('points at the .ts source line through the map shipped beside the bundle, without the sources', () => {
+    const mapFile = `${bundle}.map`;
+    const payload = JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload;
+    expect(payload).not.toHaveProperty('sourcesContent');
+    const resolved = resolveStackTrace(trace, payload, mapFile, repoRoot);
+    const throwLine = lineOf('shared/env.ts', 'throw new Error(`Missing required environment variable');
+    expect(resolved).toMatch(new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/env\\.ts:${throwLine}:\\d+\\)`));
+    const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
+    expect(resolved).toMatch(
+      new RegExp(`\\n\\s+at requireTables \\(\\S*shared/http/endpoint\\.ts:${callLine}:\\d+\\)`),
+    );
+    expect(resolved).toMatch(/\n\s+at .*functions\/get-project\.ts:\d+:\d+\)/);
+    expect(resolved).not.toContain('index.js');
+  });
+});

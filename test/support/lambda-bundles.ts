@@ -55,6 +55,10 @@ export const LAMBDA_RUNTIME_VARIABLES = {
   AWS_SESSION_TOKEN: 'lambda-role-session',
 };
 
+/** A value the function gets as it is (NODE_OPTIONS in a bench variant), not a reference resolved at deploy time. */
+const isLiteral = (value: unknown): value is string =>
+  typeof value === 'string' && !value.startsWith('{{resolve:');
+
 /**
  * A function's container environment against DynamoDB (Local) at `endpoint`, reached through the
  * SDK's own endpoint variable: the bundle runs its deployed code path (shared/db/client.ts's
@@ -66,7 +70,9 @@ export function lambdaEnvironment(
   runtime: Record<string, string> = LAMBDA_RUNTIME_VARIABLES,
 ): Record<string, string> {
   const env: Record<string, string> = { ...runtime, AWS_ENDPOINT_URL_DYNAMODB: endpoint };
-  for (const name of Object.keys(variables)) env[name] = localTableNames.get(name) ?? `local-${name}`;
+  for (const [name, value] of Object.entries(variables)) {
+    env[name] = localTableNames.get(name) ?? (isLiteral(value) ? value : `local-${name}`);
+  }
   // The public key of this run's seed, so keys issued in-process are genuine to the bundle.
   if (PUBLIC_KEY_VARIABLE in variables) {
     env[PUBLIC_KEY_VARIABLE] = keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey;

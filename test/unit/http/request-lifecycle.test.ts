@@ -26,6 +26,9 @@ beforeAll(async () => {
 afterAll(() => restoreSettings());
 restoreClockAfterEach();
 
+/** No route rows: the access line without its metrics (test/unit/metrics.test.ts covers those). */
+const NO_ROWS = [] as const;
+
 /** Pins the clock at `start` and moves it by `durationMs` while the handler runs. */
 function timed(durationMs: number, answer: () => ProxyResult): TestHandler {
   return async () => {
@@ -38,11 +41,12 @@ describe('request lifecycle', () => {
   it('opens the state from the event: request id, source address and the start time', async () => {
     modules.clock.now = () => 1_795_338_942_000;
     const event = proxyEvent({ requestId: 'req-state', sourceIp: '198.51.100.23' });
-    const { result } = await captureLogs(() => runChain([modules.requestLifecycle()], event));
+    const { result } = await captureLogs(() => runChain([modules.requestLifecycle(NO_ROWS)], event));
     expect(result.context.state).toEqual({
       requestId: 'req-state',
       sourceIp: '198.51.100.23',
       startedAt: 1_795_338_942_000,
+      startedAtMonotonic: expect.any(Number),
     });
   });
 
@@ -51,7 +55,7 @@ describe('request lifecycle', () => {
     const event = proxyEvent({ requestId: 'req-ok', method: 'GET', resource: '/projects/{id}' });
     const { result, lines } = await captureLogs(() =>
       runChain(
-        [modules.requestLifecycle()],
+        [modules.requestLifecycle(NO_ROWS)],
         event,
         timed(37, () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' })),
       ),
@@ -77,7 +81,7 @@ describe('request lifecycle', () => {
   it('names the caller in the access line once admission found one', async () => {
     const event = proxyEvent({ requestId: 'req-caller' });
     const { lines } = await captureLogs(() =>
-      runChain([modules.requestLifecycle()], event, async (_event, context) => {
+      runChain([modules.requestLifecycle(NO_ROWS)], event, async (_event, context) => {
         context.state.caller = {
           userId: 'usr_logged',
           role: 'member',
@@ -95,7 +99,7 @@ describe('request lifecycle', () => {
   it('stamps and logs error answers too', async () => {
     const event = proxyEvent({ requestId: 'req-404', method: 'DELETE', resource: '/keys/{id}' });
     const { result, lines } = await captureLogs(() =>
-      runChain([modules.requestLifecycle(), modules.errorShaping()], event, async () => {
+      runChain([modules.requestLifecycle(NO_ROWS), modules.errorShaping()], event, async () => {
         throw new modules.NotFoundError('API key not found');
       }),
     );
