@@ -7,6 +7,7 @@ import {
   GraphWidget,
   type IMetric,
   MathExpression,
+  Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -15,6 +16,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
+import { type ApiGroup, type Route, routes } from '../shared/routes.ts';
 
 // What the people on call are told, and where they look. Every alarm goes to one SNS topic; its
 // thresholds are stack settings with defaults that page for a real outage and not for one slow
@@ -47,9 +50,14 @@ export interface MonitoringProps {
   functions: ReadonlyMap<string, IFunction>;
   tables: Record<string, Table>;
   dashboardName: string;
+  /** The `Service` dimension the functions give their metrics (the stack's name). */
+  serviceName: string;
 }
 
 const PERIOD = Duration.minutes(5);
+
+/** A group's rows, its fallback included (unknown paths are traffic too); the docs' files are one route each. */
+const routesOf = (api: ApiGroup): Route[] => routes.filter((route) => route.api === api);
 
 /** The item operations the functions make: DynamoDB reports throttles and errors per operation. */
 const OPERATIONS = [
@@ -141,6 +149,56 @@ export class Monitoring extends Construct {
             width: 12,
           }),
       ),
+    );
+    // Per route, from the metrics each function's access line carries (shared/http/metrics.ts).
+    for (const api of ['platform', 'backend'] as const) {
+      const perRoute = (name: string, statistic: string, rows = routesOf(api)) =>
+        rows.map(
+          (route) =>
+            new Metric({
+              namespace: METRICS_NAMESPACE,
+              metricName: name,
+              dimensionsMap: { Service: props.serviceName, Api: api, Route: routeName(route) },
+              statistic,
+              period: PERIOD,
+              label: routeName(route),
+            }),
+        );
+      const graph = (title: string, metrics: Metric[]) =>
+        new GraphWidget({ title: `${api}: ${title}`, left: metrics, width: 12 });
+      this.dashboard.addWidgets(
+        graph('requests by route', perRoute('Requests', 'Sum')),
+        graph('5xx by route', perRoute('ServerErrors', 'Sum')),
+        graph('4xx by route', perRoute('ClientErrors', 'Sum')),
+        graph('rate-limited (429) by route', perRoute('RateLimited', 'Sum')),
+        graph('p99 latency by route (ms)', perRoute('Latency', 'p99')),
+        graph('p99 DynamoDB time by route (ms)', perRoute('DynamoDBLatency', 'p99')),
+        graph(
+          'p99 admission time by route (ms)',
+          perRoute(
+            'AdmissionLatency',
+            'p99',
+            routesOf(api).filter((route) => route.access !== 'public'),
+          ),
+        ),
+      );
+    }
+    const login = routes.filter((route) => route.handler === 'login');
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'login failures',
+        left: login.map(
+          (route) =>
+            new Metric({
+              namespace: METRICS_NAMESPACE,
+              metricName: 'LoginFailures',
+              dimensionsMap: { Service: props.serviceName, Api: route.api, Route: routeName(route) },
+              statistic: 'Sum',
+              period: PERIOD,
+            }),
+        ),
+        width: 12,
+      }),
     );
   }
 

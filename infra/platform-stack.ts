@@ -136,8 +136,8 @@ export class PlatformStack extends Stack {
         new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
           route,
           tables: this.tables,
-          // Only functions that admit keys verify their signatures.
-          environment: route.access === 'apiKey' ? environment : {},
+          // Every function names its metrics after the stack; only those that admit keys verify them.
+          environment: { SERVICE_NAME: this.stackName, ...(route.access === 'apiKey' ? environment : {}) },
           secrets: this.secrets,
           secretsExtension,
           logRetention: this.logRetention,
@@ -182,6 +182,7 @@ export class PlatformStack extends Stack {
       functions: new Map([...functions].map(([handler, fn]) => [pascalCase(handler), fn])),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       dashboardName: this.named('operations'),
+      serviceName: this.stackName,
     });
 
     if (props.stage !== undefined) {

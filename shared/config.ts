@@ -25,6 +25,14 @@ const ConfigSchema = z.object({
   REQUEST_DEADLINE_MS: positiveInt(3_000),
   /** `silent` drops the access log lines (the test run does); errors are always logged. */
   LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),
+  /**
+   * The `Service` dimension of the metrics: the stack's name in AWS (so two stages in one account
+   * keep their own series), `platform-api` locally.
+   */
+  SERVICE_NAME: z.prefault(
+    z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a stack name')),
+    'platform-api',
+  ),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,3 +1,4 @@
+import { config } from '../config.ts';
 import type { StoreTimings } from '../db/store-timing.ts';
 import type { Route } from '../routes.ts';
 
@@ -10,7 +11,6 @@ import type { Route } from '../routes.ts';
 // sent: a handful of values per function, so the number of metrics stays bounded by the route table.
 
 export const METRICS_NAMESPACE = 'PlatformApi';
-export const SERVICE_NAME = 'platform-api';
 
 /** CloudWatch's dimension set of every metric below. */
 export const DIMENSIONS = ['Service', 'Api', 'Route'] as const;
@@ -66,7 +66,7 @@ export function metricFields(outcome: RequestOutcome, timestamp: number): Record
         },
       ],
     },
-    Service: SERVICE_NAME,
+    Service: config.SERVICE_NAME,
     Api: route.api,
     Route: routeName(route),
     ...Object.fromEntries(values.map(([name, , value]) => [name, value])),

@@ -329,18 +329,20 @@ describe('PlatformStack', () => {
       }
     });
 
-    it("gets the name variables of exactly its tables, its secrets' ARNs, and the public key if it admits keys", () => {
+    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, and the public key if it admits keys", () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       const secretNames = route.secrets ?? [];
       expect(sorted(Object.keys(variables))).toEqual(
         sorted([
+          'SERVICE_NAME',
           ...tableKeysOf(route).map((key) => tables[key].envVar),
           ...secretNames.map(arnVariableOf),
           ...(route.access === 'apiKey' ? [PUBLIC_KEY_VARIABLE] : []),
           ...(secretNames.length > 0 ? extensionVariables : []),
         ]),
       );
+      expect(variables.SERVICE_NAME).toBe('PlatformStack');
       for (const key of tableKeysOf(route)) {
         expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
       }
@@ -385,7 +387,7 @@ describe('PlatformStack', () => {
       .map((method) => `${method.httpMethod} ${method.path}`);
     expect(served.sort()).toEqual(docsRows.map((route) => `${route.method} ${route.path}`).sort());
     expect(tableGrantsOf(fn).size).toBe(0);
-    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual([]);
+    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual(['SERVICE_NAME']);
   });
 
   it('names the platform stage v1 and the backend stage live', () => {
@@ -828,8 +830,21 @@ describe('PlatformStack, operable', () => {
     expect(Object.keys(template.findResources('AWS::SNS::Subscription'))).toEqual([]);
   });
 
-  it('has one dashboard', () => {
-    expect(resourcesOf('AWS::CloudWatch::Dashboard')).toHaveLength(1);
+  it("has one dashboard, with every route's own metrics under the stack's name", () => {
+    const dashboards = resourcesOf<{ DashboardBody: unknown }>('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(dashboards[0]?.[1].Properties.DashboardBody);
+    for (const route of routes) {
+      for (const metric of ['Requests', 'ServerErrors', 'RateLimited', 'Latency']) {
+        // The body is JSON inside a CloudFormation string: its quotes arrive escaped.
+        const series = `[\\"PlatformApi\\",\\"${metric}\\",\\"Api\\",\\"${route.api}\\",\\"Route\\",\\"${route.method} ${route.path}\\",\\"Service\\",\\"PlatformStack\\"`;
+        expect({ route: `${route.method} ${route.path}`, metric, shown: body.includes(series) }).toEqual({
+          route: `${route.method} ${route.path}`,
+          metric,
+          shown: true,
+        });
+      }
+    }
   });
 
   it('keeps every log group 30 days by default, and as long as the stack is told', () => {

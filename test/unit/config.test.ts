@@ -27,7 +27,17 @@ describe('configuration', () => {
       API_KEY_TTL_SECONDS: 2_592_000,
       REQUEST_DEADLINE_MS: 3_000,
       LOG_LEVEL: 'info',
+      SERVICE_NAME: 'platform-api',
     });
+  });
+
+  it('takes the stack name as SERVICE_NAME, and refuses what is not one', async () => {
+    expect(JSON.parse(await load({ SERVICE_NAME: 'PlatformStack-staging' }))).toMatchObject({
+      SERVICE_NAME: 'PlatformStack-staging',
+    });
+    expect(await load({ SERVICE_NAME: 'two words' })).toBe(
+      'Invalid configuration: SERVICE_NAME must be a stack name',
+    );
   });
 
   it('takes LOG_LEVEL silent', async () => {
