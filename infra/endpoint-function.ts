@@ -19,9 +19,11 @@ const READ_ACTIONS = [
   'dynamodb:Query',
   'dynamodb:ConditionCheckItem',
 ];
+const WRITE_ACTIONS = [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   read: READ_ACTIONS,
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  write: WRITE_ACTIONS,
+  delete: [...WRITE_ACTIONS, 'dynamodb:DeleteItem'],
 };
 
 /**

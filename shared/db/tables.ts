@@ -97,6 +97,31 @@ export const tables = {
     },
     pointInTimeRecovery: true,
   },
+  /**
+   * Webhook subscriptions under their owner (partition `ownerId`, sort `id`), as few as ten a user:
+   * the fan-out reads an owner's whole partition per event. The signing secret is stored as it is
+   * (a signer needs it), and no reader but the delivery puts it in anything it returns. One item per
+   * owner, `id` = `count`, keeps the number of subscriptions, so the limit holds under concurrency.
+   */
+  webhooks: {
+    envVar: 'WEBHOOKS_TABLE',
+    localName: 'platform-webhooks',
+    partitionKey: 'ownerId',
+    sortKey: 'id',
+    pointInTimeRecovery: true,
+  },
+  /**
+   * One item per delivery attempt, under its subscription, newest first (ids are ULIDs): the
+   * delivery log. Kept 30 days.
+   */
+  webhookDeliveries: {
+    envVar: 'WEBHOOK_DELIVERIES_TABLE',
+    localName: 'platform-webhook-deliveries',
+    partitionKey: 'webhookId',
+    sortKey: 'id',
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

@@ -190,6 +190,7 @@ const readActions = [
 const expectedActions = {
   read: readActions,
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+  delete: [...readActions, 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
 };
 
 const tableKeysOf = (route: Route): TableKey[] => tableKeys.filter((key) => route.tables[key] !== undefined);
