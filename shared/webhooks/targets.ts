@@ -69,9 +69,9 @@ export function refusalOf(address: string, policy: TargetPolicy): string | undef
   if (v4 !== undefined) return refusalOf(v4, policy);
   const family = isIP(bare) === 6 ? 'ipv6' : 'ipv4';
   if (isIP(bare) === 0) return `${address} is not an IP address`;
-  if (ALWAYS_REFUSED.check(bare, family)) return `${bare} is a link-local or metadata address`;
+  if (ALWAYS_REFUSED.check(bare, family)) return `${bare}, a link-local or metadata address`;
   if (!policy.allowPrivateTargets && INTERNAL.check(bare, family)) {
-    return `${bare} is a loopback, private, link-local, unique-local or unspecified address`;
+    return `${bare}, a loopback, private, link-local, unique-local or unspecified address`;
   }
   return undefined;
 }
@@ -101,7 +101,7 @@ export async function targetRefusalOf(rawUrl: string, policy: TargetPolicy): Pro
   }
   for (const { address } of addresses) {
     const refused = refusalOf(address, policy);
-    if (refused !== undefined) return `resolves to ${refused}`;
+    if (refused !== undefined) return `${url.hostname} resolves to ${refused}`;
   }
   return undefined;
 }
