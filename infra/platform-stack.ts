@@ -1,12 +1,13 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { EndpointType, LambdaIntegration, RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes } from '../shared/routes.ts';
 import { EndpointFunction } from './endpoint-function.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
+import { Webhooks } from './webhooks.ts';
 
 /** Stage names: the platform API's stage makes `{base_url}` end in `/v1`. */
 const stageNames: Record<ApiGroup, string> = { platform: 'v1', backend: 'live' };
@@ -51,6 +52,9 @@ export class PlatformStack extends Stack {
       return fn;
     };
 
+    // Webhooks: the stream consumer, the delivery queue and its function (infra/webhooks.ts).
+    new Webhooks(this, 'Webhooks', { tables: this.tables, endpointFunctions: functions });
+
     this.apis = {
       platform: this.addApi('PlatformApi', 'platform', functionOf),
       backend: this.addApi('BackendApi', 'backend', functionOf),
@@ -77,6 +81,7 @@ export class PlatformStack extends Stack {
       sortKey: definition.sortKey ? { name: definition.sortKey, type: AttributeType.STRING } : undefined,
       timeToLiveAttribute: definition.ttlAttribute,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.pointInTimeRecovery },
+      stream: definition.stream ? StreamViewType[definition.stream] : undefined,
       // Tables with point-in-time recovery hold data that cannot be recomputed; the rest are counters.
       removalPolicy: definition.pointInTimeRecovery ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });

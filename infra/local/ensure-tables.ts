@@ -32,6 +32,7 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
     AttributeDefinitions: [...attributes]
       .filter((attribute): attribute is string => attribute !== undefined)
       .map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
     ...(indexes.length > 0
       ? {
           GlobalSecondaryIndexes: indexes.map(([IndexName, index]) => ({

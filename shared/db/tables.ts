@@ -21,6 +21,8 @@ export interface TableDefinition {
   ttlAttribute?: string;
   /** Data that cannot be recomputed gets point-in-time recovery. */
   pointInTimeRecovery: boolean;
+  /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
+  stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 export const tables = {
@@ -70,6 +72,7 @@ export const tables = {
     partitionKey: 'ownerId',
     sortKey: 'id',
     pointInTimeRecovery: true,
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Deployments by owner (get with owner check; the caller's list, newest first) and one index per
@@ -96,6 +99,7 @@ export const tables = {
       unfinished: { partitionKey: 'activeStatus', sortKey: 'id' },
     },
     pointInTimeRecovery: true,
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Webhook subscriptions under their owner (partition `ownerId`, sort `id`), as few as ten a user:

@@ -17,7 +17,7 @@ export const MAX_QUEUE_DELAY_SECONDS = 15 * 60;
 
 const BATCH = 10;
 
-function sqsQueue(queueUrl: string, deadLetterUrl: string): DeliveryQueue {
+function sqsQueue(queueUrl: string, deadLetterUrl: string | undefined): DeliveryQueue {
   return {
     async send(messages, delaySeconds) {
       const delay = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
@@ -31,6 +31,8 @@ function sqsQueue(queueUrl: string, deadLetterUrl: string): DeliveryQueue {
       }
     },
     async deadLetter(message) {
+      // Only the delivery function dead-letters, and only it is given the dead-letter queue.
+      if (!deadLetterUrl) throw new Error('WEBHOOK_DEAD_LETTER_QUEUE_URL is not set');
       await sendMessageBatch(deadLetterUrl, [{ body: JSON.stringify(message), delaySeconds: 0 }]);
     },
   };
@@ -47,7 +49,7 @@ export function useLocalDeliveryQueue(queue: DeliveryQueue | undefined): void {
 export function deliveryQueue(): DeliveryQueue {
   const queueUrl = process.env.WEBHOOK_QUEUE_URL;
   const deadLetterUrl = process.env.WEBHOOK_DEAD_LETTER_QUEUE_URL;
-  if (queueUrl && deadLetterUrl) return sqsQueue(queueUrl, deadLetterUrl);
+  if (queueUrl) return sqsQueue(queueUrl, deadLetterUrl || undefined);
   if (local) return local;
   throw new Error('No webhook delivery queue: WEBHOOK_QUEUE_URL is not set and no local queue runs');
 }

@@ -2,6 +2,7 @@ import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
+import { WEBHOOK_CONSUMER_HANDLERS } from '../../infra/webhooks.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 import { errorCatalogue } from '../../shared/http/error-catalogue.ts';
 import { type ApiGroup, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
@@ -269,11 +270,15 @@ describe('PlatformStack', () => {
       }
     });
 
-    it('gets the name variables of exactly its tables, plus the cursor secret', () => {
+    it('gets the name variables of exactly its tables, plus the cursor secret and the queue it sends to', () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       expect(sorted(Object.keys(variables))).toEqual(
-        sorted(['CURSOR_SECRET', ...tableKeysOf(route).map((key) => tables[key].envVar)]),
+        sorted([
+          'CURSOR_SECRET',
+          ...tableKeysOf(route).map((key) => tables[key].envVar),
+          ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
+        ]),
       );
       for (const key of tableKeysOf(route)) {
         expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
@@ -281,8 +286,8 @@ describe('PlatformStack', () => {
     });
   });
 
-  it('deploys one function per handler of the route table, and no others', () => {
-    expect(functions).toHaveLength(handlers().length);
+  it('deploys one function per handler of the route table, and no others but the webhook consumers', () => {
+    expect(functions).toHaveLength(handlers().length + WEBHOOK_CONSUMER_HANDLERS.length);
   });
 
   it('serves GET /openapi.json and GET /docs and its files on the backend API from one function without table access', () => {
