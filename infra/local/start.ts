@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   let restoreAdmin: (() => Promise<unknown>) | undefined;
   let builder: { stop(): Promise<void> } | undefined;
   let webhookQueue: { stop(): void } | undefined;
+  let streamPoller: { stop(): Promise<void> } | undefined;
   const stop = async (code: number): Promise<never> => {
+    await streamPoller?.stop();
     webhookQueue?.stop();
     await builder?.stop();
     await store?.stop();
@@ -72,6 +74,9 @@ async function main(): Promise<void> {
     const { startLocalWebhookQueue } = await import('./webhook-queue.ts');
     const { deliverySettings } = await import('#shared/webhooks/settings.ts');
     webhookQueue = startLocalWebhookQueue(deliverySettings);
+    // The stream consumers (shared/consumers.ts), fed from DynamoDB Local's streams as Lambda would.
+    const { startStreamPoller } = await import('./stream-poller.ts');
+    streamPoller = await startStreamPoller(endpoint);
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

@@ -12,9 +12,11 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 // day-long schedule runs in about three seconds.
 
 type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
+type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
 
 let gateway: TestGateway;
 let queue: LocalQueue;
+let poller: StreamPoller;
 let restoreSettings: () => void;
 const receivers: WebhookReceiver[] = [];
 
@@ -26,10 +28,13 @@ beforeAll(async () => {
   const { startGateway } = await import('../support/gateway.ts');
   const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
   const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
+  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);
+  poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', { intervalMs: 50 });
 });
 afterAll(async () => {
+  await poller.stop();
   queue.stop();
   await Promise.all(receivers.map((receiver) => receiver.close()));
   await gateway.close();
@@ -199,6 +204,80 @@ describe('GET, PATCH and DELETE /v1/webhooks/{id}', () => {
     expect((await call(path, { method: 'DELETE', key: owner.key })).status).toBe(204);
     expect((await call(path, { method: 'DELETE', key: owner.key })).status).toBe(404);
     expect((await call(path, { key: owner.key })).status).toBe(404);
+  });
+});
+
+describe('events', () => {
+  it('delivers every event type, signed, to a subscription to * and only its own to a narrower one', async () => {
+    const { key, userId } = await newCaller();
+    const everything = await receiver([200]);
+    const readyOnly = await receiver([200]);
+    const all = await created(key, everything.url, ['*']);
+    const narrow = await created(key, readyOnly.url, ['deployment.ready']);
+    const post = (path: string, json?: unknown) =>
+      call(`${gateway.baseUrl}${path}`, { method: 'POST', key, json: json ?? {} });
+
+    const project = (await post('/projects', { name: 'hooked' })).body as { id: string };
+    const deploy = async () =>
+      ((await post('/deployments', { projectId: project.id })).body as { id: string }).id;
+    const [first, second, third] = [await deploy(), await deploy(), await deploy()];
+    await post(`/deployments/${first}/events`, { status: 'building' });
+    const ready = (
+      await post(`/deployments/${first}/events`, { status: 'ready', url: 'https://web.example.com' })
+    ).body;
+    await post(`/deployments/${second}/events`, { status: 'building' });
+    await post(`/deployments/${second}/events`, { status: 'error', message: 'build failed' });
+    await call(`${gateway.baseUrl}/deployments/${third}/cancel`, { method: 'POST', key });
+    // Project updates and deletes are another branch's endpoints; their writes are the same items.
+    const { db } = await import('../../shared/db/client.ts');
+    const { UpdateCommand, DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { tableName } = await import('../../shared/db/tables.ts');
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName('projects'),
+        Key: { ownerId: userId, id: project.id },
+        UpdateExpression: 'SET #name = :name, updatedAt = :now',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': 'renamed', ':now': new Date().toISOString() },
+      }),
+    );
+    await db.send(
+      new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: userId, id: project.id } }),
+    );
+
+    const received = await everything.waitFor(11, 20_000);
+    const events = received.map(
+      ({ headers, body }) =>
+        new Verifier(all.secret).verify(body, headers as Record<string, string>) as {
+          type: string;
+          data: unknown;
+        },
+    );
+    expect(events.map(({ type }) => type).sort()).toEqual([
+      'deployment.building',
+      'deployment.building',
+      'deployment.canceled',
+      'deployment.created',
+      'deployment.created',
+      'deployment.created',
+      'deployment.error',
+      'deployment.ready',
+      'project.created',
+      'project.deleted',
+      'project.updated',
+    ]);
+    // `data` is the resource as the API returned it.
+    expect(events.find(({ type }) => type === 'deployment.ready')?.data).toEqual(ready);
+    expect(events.find(({ type }) => type === 'project.deleted')?.data).toMatchObject({
+      id: project.id,
+      name: 'renamed',
+    });
+    const [only] = await readyOnly.waitFor(1);
+    expect(
+      new Verifier(narrow.secret).verify(only?.body ?? '', only?.headers as Record<string, string>),
+    ).toMatchObject({ type: 'deployment.ready', data: ready });
+    await queue.drained();
+    expect(readyOnly.received).toHaveLength(1);
   });
 });
 
