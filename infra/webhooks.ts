@@ -9,6 +9,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
 import { type TableKey, tables } from '../shared/db/tables.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 import { FUNCTION_BUNDLING } from './endpoint-function.ts';
@@ -22,11 +23,8 @@ import { FUNCTION_BUNDLING } from './endpoint-function.ts';
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** The functions that are not route rows: the stream consumer and the queue consumer (functions/). */
-export const WEBHOOK_CONSUMER_HANDLERS = ['webhook-fan-out', 'deliver-webhooks'] as const;
-
-/** The tables whose changes are webhook events (their stream records feed the fan-out). */
-export const EVENT_TABLES = ['projects', 'deployments'] as const satisfies readonly TableKey[];
+const [fanOutConsumer] = streamConsumers;
+const [deliveryConsumer] = queueConsumers;
 
 /** An attempt waits at most 10 s for its receiver; ten run at once, plus the store around them. */
 const DELIVERY_TIMEOUT = Duration.seconds(30);
@@ -62,10 +60,10 @@ export class Webhooks extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
     });
 
-    this.fanOut = this.addFunction('FanOut', WEBHOOK_CONSUMER_HANDLERS[0], Duration.seconds(30));
+    this.fanOut = this.addFunction('FanOut', fanOutConsumer.handler, Duration.seconds(30));
     this.bindTable(this.fanOut, 'webhooks', props.tables.webhooks, ['dynamodb:Query']);
     this.bindQueue(this.fanOut);
-    for (const key of EVENT_TABLES) {
+    for (const key of fanOutConsumer.streams) {
       this.fanOut.addEventSource(
         new DynamoEventSource(props.tables[key], {
           startingPosition: StartingPosition.LATEST,
@@ -79,7 +77,7 @@ export class Webhooks extends Construct {
       );
     }
 
-    this.delivery = this.addFunction('Delivery', WEBHOOK_CONSUMER_HANDLERS[1], DELIVERY_TIMEOUT);
+    this.delivery = this.addFunction('Delivery', deliveryConsumer.handler, DELIVERY_TIMEOUT);
     this.bindTable(this.delivery, 'webhooks', props.tables.webhooks, [
       'dynamodb:GetItem',
       'dynamodb:UpdateItem',

@@ -2,7 +2,7 @@ import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
-import { WEBHOOK_CONSUMER_HANDLERS } from '../../infra/webhooks.ts';
+import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 import { errorCatalogue } from '../../shared/http/error-catalogue.ts';
 import { type ApiGroup, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
@@ -286,8 +286,8 @@ describe('PlatformStack', () => {
     });
   });
 
-  it('deploys one function per handler of the route table, and no others but the webhook consumers', () => {
-    expect(functions).toHaveLength(handlers().length + WEBHOOK_CONSUMER_HANDLERS.length);
+  it('deploys one function per handler of the route table and per consumer, and no others', () => {
+    expect(functions).toHaveLength(handlers().length + consumerHandlers().length);
   });
 
   it('serves GET /openapi.json and GET /docs and its files on the backend API from one function without table access', () => {
