@@ -52,9 +52,18 @@ const toStoredWebhook = (item: Record<string, unknown>): StoredWebhook => ({
   ...(typeof item.failingSince === 'string' ? { failingSince: item.failingSince } : {}),
 });
 
+/** Transactions on one owner's counter that race are cancelled whole: they are tried again, briefly. */
+const CONFLICT_ATTEMPTS = 4;
+
+const reasonsOf = (error: unknown): (string | undefined)[] | undefined =>
+  error instanceof TransactionCanceledException
+    ? (error.CancellationReasons ?? []).map((reason) => reason.Code)
+    : undefined;
+
 /**
  * Stores a new subscription unless the owner has `max` already: false then. The counter's update
- * and the put are one transaction; its token makes the SDK's retry of a lost response a no-op.
+ * and the put are one transaction; its token makes the SDK's retry of a lost response a no-op. Two
+ * creates of one owner at once conflict on the counter (DynamoDB cancels one): the loser tries again.
  */
 export async function putWebhook(
   ownerId: string,
@@ -62,37 +71,38 @@ export async function putWebhook(
   max: number,
 ): Promise<boolean> {
   const { description, ...rest } = webhook;
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        ClientRequestToken: webhook.id,
-        TransactItems: [
-          {
-            Update: {
-              TableName: table(),
-              Key: { ownerId, id: COUNT_ID },
-              UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
-              ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
-              ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          ClientRequestToken: `${webhook.id}-${attempt}`,
+          TransactItems: [
+            {
+              Update: {
+                TableName: table(),
+                Key: { ownerId, id: COUNT_ID },
+                UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
+                ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+                ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
+              },
             },
-          },
-          {
-            Put: {
-              TableName: table(),
-              Item: { ownerId, ...rest, ...(description === null ? {} : { description }) },
-              ConditionExpression: 'attribute_not_exists(id)',
+            {
+              Put: {
+                TableName: table(),
+                Item: { ownerId, ...rest, ...(description === null ? {} : { description }) },
+                ConditionExpression: 'attribute_not_exists(id)',
+              },
             },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    const atLimit =
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-    if (atLimit) return false;
-    throw error;
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      const reasons = reasonsOf(error);
+      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      if (!reasons?.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
+    }
   }
 }
 
@@ -104,8 +114,9 @@ export async function findStoredWebhook(ownerId: string, id: string): Promise<St
 }
 
 export async function findWebhook(ownerId: string, id: string): Promise<Webhook | undefined> {
-  const stored = await findStoredWebhook(ownerId, id);
-  return stored ? toWebhook(stored as unknown as Record<string, unknown>) : undefined;
+  if (!id.startsWith(ID_PREFIX)) return undefined;
+  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
+  return Item ? toWebhook(Item) : undefined;
 }
 
 export async function listWebhooks(ownerId: string, page: PageRequest): Promise<Page<Webhook>> {
@@ -196,36 +207,38 @@ export async function updateWebhook(
 /** Deletes a subscription and gives its place back under the limit, together; false when there is none. */
 export async function deleteWebhook(ownerId: string, id: string): Promise<boolean> {
   if (!id.startsWith(ID_PREFIX)) return false;
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: table(),
-              Key: { ownerId, id },
-              ConditionExpression: 'attribute_exists(id)',
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: table(),
+                Key: { ownerId, id },
+                ConditionExpression: 'attribute_exists(id)',
+              },
             },
-          },
-          {
-            Update: {
-              TableName: table(),
-              Key: { ownerId, id: COUNT_ID },
-              UpdateExpression: 'SET subscriptions = subscriptions - :one',
-              ConditionExpression: 'subscriptions > :zero',
-              ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+            {
+              Update: {
+                TableName: table(),
+                Key: { ownerId, id: COUNT_ID },
+                UpdateExpression: 'SET subscriptions = subscriptions - :one',
+                ConditionExpression: 'subscriptions > :zero',
+                ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+              },
             },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof TransactionCanceledException) {
-      // The SDK's retry of a delete whose answer was lost finds it gone: the same 404 either way.
-      return false;
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      const reasons = reasonsOf(error);
+      // Gone already, also when the SDK's retry of a delete whose answer was lost finds it gone.
+      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      if (!reasons?.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
     }
-    throw error;
   }
 }
 
