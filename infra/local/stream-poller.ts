@@ -158,6 +158,8 @@ export async function startStreamPoller(
       stopped = true;
       clearTimeout(timer);
       await round;
+      streams.destroy();
+      dynamodb.destroy();
     },
   };
 }

@@ -1,4 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { SignatureV4 } from '@smithy/signature-v4';
 
 // A signed call of an AWS "JSON protocol" action (SQS, DynamoDB Streams): one POST with an
@@ -43,8 +45,38 @@ export interface JsonService {
   timeoutMs?: number;
 }
 
+export interface JsonServiceCaller {
+  (action: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Closes its kept-alive connections (a local poller that stops; tests). */
+  destroy(): void;
+}
+
+/** POSTs and reads the whole answer, on the caller's own connection pool. */
+function post(
+  url: URL,
+  agent: HttpAgent,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const request = send(url, { method: 'POST', headers, agent, timeout: timeoutMs }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 /** Builds the caller of one service: `call(action, input)` answers the action's JSON output. */
-export function jsonService(service: JsonService) {
+export function jsonService(service: JsonService): JsonServiceCaller {
   const signer = new SignatureV4({
     service: service.service,
     region: service.region,
@@ -52,7 +84,9 @@ export function jsonService(service: JsonService) {
     sha256: Sha256,
   });
   const url = new URL(service.endpoint);
-  return async (action: string, input: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const agent =
+    url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const call = async (action: string, input: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const body = JSON.stringify(input);
     const signed = await signer.sign({
       method: 'POST',
@@ -67,19 +101,15 @@ export function jsonService(service: JsonService) {
       },
       body,
     });
-    const response = await fetch(`${url.origin}/`, {
-      method: 'POST',
-      headers: signed.headers,
-      body,
-      signal: AbortSignal.timeout(service.timeoutMs ?? 5_000),
-    });
-    const answer = (await response.json()) as Record<string, unknown>;
+    const response = await post(url, agent, signed.headers, body, service.timeoutMs ?? 5_000);
+    const answer = (response.text ? JSON.parse(response.text) : {}) as Record<string, unknown>;
     // The error's type only: its message may quote the request.
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       throw new Error(
         `${service.targetPrefix}.${action} failed: ${response.status} ${String(answer.__type)}`,
       );
     }
     return answer;
   };
+  return Object.assign(call, { destroy: () => agent.destroy() });
 }
