@@ -30,6 +30,7 @@ export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   read: READ_ACTIONS,
   update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  delete: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
 };
 
 /**

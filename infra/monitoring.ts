@@ -71,7 +71,8 @@ const OPERATIONS = [
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly dashboard: Dashboard;
-  private readonly action: SnsAction;
+  /** Where every alarm of the stack goes; other constructs' alarms are added to it too. */
+  readonly action: SnsAction;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);

@@ -13,6 +13,9 @@ export const pinnedLogicalIds = {
     users: 'UsersTable9725E9C8',
     projects: 'ProjectsTableAA0A2089',
     deployments: 'DeploymentsTable5D087E52',
+    // Added after ids were pinned: readable ids from the start.
+    webhooks: 'WebhooksTable',
+    webhookDeliveries: 'WebhookDeliveriesTable',
   } satisfies Record<TableKey, string>,
   secrets: {
     CursorSecret: 'CursorSecretABAE1358',

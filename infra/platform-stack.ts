@@ -17,9 +17,10 @@ import {
   LogGroupLogDestination,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import {
   Architecture,
+  type IFunction,
   ParamsAndSecretsLayerVersion,
   ParamsAndSecretsLogLevel,
   ParamsAndSecretsVersions,
@@ -40,6 +41,7 @@ import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
+import { Webhooks } from './webhooks.ts';
 
 /** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
 export interface PlatformStackProps extends StackProps {
@@ -153,6 +155,13 @@ export class PlatformStack extends Stack {
       return fn;
     };
 
+    // Webhooks: the stream consumer, the delivery queue and its function (infra/webhooks.ts).
+    const webhooks = new Webhooks(this, 'Webhooks', {
+      tables: this.tables,
+      endpointFunctions: functions,
+      logRetention: this.logRetention,
+    });
+
     this.apis = {
       platform: this.addApi('PlatformApi', 'platform', functionOf),
       backend: this.addApi('BackendApi', 'backend', functionOf),
@@ -161,7 +170,7 @@ export class PlatformStack extends Stack {
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) take no resource-level permissions; no other grant in the stack is on *",
+        "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) and ListStreams (the stream consumers' event sources) take no resource-level permissions; a template test checks that no other grant is on *",
     });
 
     // The backend stage's access logs need the account setting that the platform API makes.
@@ -179,11 +188,18 @@ export class PlatformStack extends Stack {
       thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
       ...(props.alarmEmail === undefined ? {} : { alarmEmail: props.alarmEmail }),
       apis: { Platform: this.apis.platform, Backend: this.apis.backend },
-      functions: new Map([...functions].map(([handler, fn]) => [pascalCase(handler), fn])),
+      functions: new Map<string, IFunction>([
+        ...[...functions].map(([handler, fn]): [string, IFunction] => [pascalCase(handler), fn]),
+        ['WebhookFanOut', webhooks.fanOut],
+        ['WebhookDelivery', webhooks.delivery],
+      ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       dashboardName: this.named('operations'),
       serviceName: this.stackName,
     });
+
+    webhooks.deadLetterAlarm.addAlarmAction(this.monitoring.action);
+    webhooks.deadLetterAlarm.addOkAction(this.monitoring.action);
 
     if (props.stage !== undefined) {
       new CfnOutput(this, 'Stage', { description: 'The deployment stage of this stack', value: props.stage });
@@ -223,6 +239,7 @@ export class PlatformStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.keepsUserData },
       deletionProtection: definition.keepsUserData,
       removalPolicy: definition.keepsUserData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      stream: definition.stream ? StreamViewType[definition.stream] : undefined,
     });
     pinLogicalId(table, pinnedLogicalIds.tables[key]);
     if (!definition.keepsUserData) {

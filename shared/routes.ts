@@ -35,9 +35,13 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
  * - `count`: UpdateItem only, no reads: counters (admission on key items, per-address buckets);
  * - `read`: get and query;
  * - `update`: read, and update items;
- * - `write`: read, update, and put new items.
+ * - `write`: read, update, and put new items;
+ * - `delete`: `write` and DeleteItem (the rows that remove a webhook).
  */
-export type TableAccess = 'count' | 'read' | 'update' | 'write';
+export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'delete';
+
+/** Queues a function may send to (infra/webhooks.ts grants SendMessage on exactly these). */
+export type QueueKey = 'webhookDeliveries';
 
 /** Media types a reply may have besides JSON (the docs page and its files); sent with charset=utf-8. */
 export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
@@ -67,11 +71,13 @@ interface RouteRow {
   memoryMb?: number;
   /** Secrets the function reads (shared/secrets.ts); the stack grants exactly these, by ARN. */
   secrets?: readonly SecretName[];
+  /** Queues the function sends to; the stack grants SendMessage on exactly these. */
+  queues?: readonly QueueKey[];
 }
 
 /** A row that serves one operation of the OpenAPI document. */
 export interface EndpointRoute extends RouteRow {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
    * The key scope the request needs (shared/domain/scopes.ts), when it is not the method's: logout
    * is a POST, yet a read-only key may end itself.
@@ -151,6 +157,20 @@ const routeTable = [
     operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } } },
   { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: ownKeys,
     operationId: 'revokeKey', tag: 'API keys', summary: 'Revoke one of your API keys, effective on its next request', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
+  { api: 'platform', method: 'GET', path: '/webhooks', handler: 'list-webhooks', access: 'apiKey', tables: { ...keyed, webhooks: 'read' }, secrets: signsCursors,
+    operationId: 'listWebhooks', tag: 'Webhooks', summary: 'List your webhook subscriptions, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'WebhookList' } },
+  { api: 'platform', method: 'POST', path: '/webhooks', handler: 'create-webhook', access: 'apiKey', tables: { ...keyedPost, webhooks: 'write' },
+    operationId: 'createWebhook', tag: 'Webhooks', summary: 'Subscribe a URL to events (its signing secret is shown once)', request: { body: 'CreateWebhookBody' }, replies: { 201: { body: 'CreatedWebhook', headers: ['Location'] } }, errors: ['conflict'] },
+  { api: 'platform', method: 'GET', path: '/webhooks/{id}', handler: 'get-webhook', access: 'apiKey', tables: { ...keyed, webhooks: 'read' },
+    operationId: 'getWebhook', tag: 'Webhooks', summary: 'Get one of your webhook subscriptions', request: { params: 'IdParams' }, replies: { 200: 'Webhook' }, errors: ['not_found'] },
+  { api: 'platform', method: 'PATCH', path: '/webhooks/{id}', handler: 'update-webhook', access: 'apiKey', tables: { ...keyed, webhooks: 'write' },
+    operationId: 'updateWebhook', tag: 'Webhooks', summary: 'Change, pause or re-enable a webhook subscription', request: { params: 'IdParams', body: 'UpdateWebhookBody' }, replies: { 200: 'Webhook' }, errors: ['not_found'] },
+  { api: 'platform', method: 'DELETE', path: '/webhooks/{id}', handler: 'delete-webhook', access: 'apiKey', tables: { ...keyed, webhooks: 'delete' },
+    operationId: 'deleteWebhook', tag: 'Webhooks', summary: 'Delete a webhook subscription; pending deliveries are dropped', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
+  { api: 'platform', method: 'POST', path: '/webhooks/{id}/test', handler: 'test-webhook', access: 'apiKey', tables: { ...keyedPost, webhooks: 'read' }, queues: ['webhookDeliveries'],
+    operationId: 'testWebhook', tag: 'Webhooks', summary: 'Send a `ping` event to a webhook', request: { params: 'IdParams' }, replies: { 202: 'WebhookTestResult' }, errors: ['not_found'] },
+  { api: 'platform', method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', access: 'apiKey', tables: { ...keyed, webhooks: 'read', webhookDeliveries: 'read' }, secrets: signsCursors,
+    operationId: 'listWebhookDeliveries', tag: 'Webhooks', summary: "A webhook's delivery attempts, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'WebhookDeliveryList' }, errors: ['not_found'] },
   { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: keyed },
 
   // Backend group ({backend_url})

@@ -32,6 +32,7 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
     AttributeDefinitions: [...attributes]
       .filter((attribute): attribute is string => attribute !== undefined)
       .map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
     ...(indexes.length > 0
       ? {
           GlobalSecondaryIndexes: indexes.map(([IndexName, index]) => ({
@@ -44,11 +45,17 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
   };
 }
 
-/** The names of a table's indexes, or undefined when the table does not exist. */
-async function indexesOf(client: DynamoDBClient, name: string): Promise<string[] | undefined> {
+/** The names of a table's indexes and whether it streams, or undefined when the table does not exist. */
+async function describe(
+  client: DynamoDBClient,
+  name: string,
+): Promise<{ indexes: string[]; streaming: boolean } | undefined> {
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
-    return (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? '');
+    return {
+      indexes: (Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName ?? ''),
+      streaming: Table?.StreamSpecification?.StreamEnabled === true,
+    };
   } catch (error) {
     if (error instanceof ResourceNotFoundException) return undefined;
     throw error;
@@ -73,10 +80,19 @@ async function addMissingIndexes(client: DynamoDBClient, table: TableDefinition,
 /** Creates every declared table that does not exist yet, under its local name, and adds missing indexes. */
 export async function ensureTables(client: DynamoDBClient): Promise<string[]> {
   const createdNames: string[] = [];
-  for (const table of Object.values(tables)) {
-    const existing = await indexesOf(client, table.localName);
+  for (const table of Object.values(tables) as TableDefinition[]) {
+    const existing = await describe(client, table.localName);
     if (existing) {
-      await addMissingIndexes(client, table, existing);
+      await addMissingIndexes(client, table, existing.indexes);
+      if (table.stream && !existing.streaming) {
+        // A table kept in `.data` from before it streamed its changes.
+        await client.send(
+          new UpdateTableCommand({
+            TableName: table.localName,
+            StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream },
+          }),
+        );
+      }
       continue;
     }
     try {

@@ -40,7 +40,11 @@ async function main(): Promise<void> {
   // already printed should keep working.
   let restoreAdmin: (() => Promise<unknown>) | undefined;
   let builder: { stop(): Promise<void> } | undefined;
+  let webhookQueue: { stop(): void } | undefined;
+  let streamPoller: { stop(): Promise<void> } | undefined;
   const stop = async (code: number): Promise<never> => {
+    await streamPoller?.stop();
+    webhookQueue?.stop();
     await builder?.stop();
     await store?.stop();
     process.exit(code);
@@ -81,6 +85,13 @@ async function main(): Promise<void> {
     if (store && inMemory && adminPassword) restoreAdmin = () => ensureAdmin(adminEmail, adminPassword);
     const { backfillDeployments } = await import('./backfill-deployments.ts');
     const backfilled = await backfillDeployments();
+    // Webhook deliveries: the stack's delivery code on an in-process queue with the same schedule.
+    const { startLocalWebhookQueue } = await import('./webhook-queue.ts');
+    const { deliverySettings } = await import('#shared/webhooks/settings.ts');
+    webhookQueue = startLocalWebhookQueue(deliverySettings);
+    // The stream consumers (shared/consumers.ts), fed from DynamoDB Local's streams as Lambda would.
+    const { startStreamPoller } = await import('./stream-poller.ts');
+    streamPoller = await startStreamPoller(endpoint);
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
@@ -99,6 +110,9 @@ async function main(): Promise<void> {
       builder = startLocalBuilder(builderSettings);
       console.log(`builder:     on (queued → building → ready, ${builderSettings.delayMs} ms a step)`);
     }
+    console.log(
+      `webhooks:    ${deliverySettings.policy.allowPrivateTargets ? 'http and private receivers allowed' : 'https to public addresses only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=1 allows http and loopback)'}, retry unit ${deliverySettings.retryBaseSeconds} s`,
+    );
     if (admin.generatedPassword) {
       console.log(`admin:       ${admin.email} / ${admin.generatedPassword}  (generated; shown once)`);
     } else {

@@ -43,7 +43,7 @@ const OPTIONAL_FIELDS = [
 const statusOf = (value: unknown): DeploymentState =>
   DEPLOYMENT_STATES.find((state) => state === value) ?? 'error';
 
-const toDeployment = (item: Record<string, unknown>): Deployment => {
+export const toDeployment = (item: Record<string, unknown>): Deployment => {
   const deployment: Deployment = {
     id: String(item.id),
     projectId: String(item.projectId),

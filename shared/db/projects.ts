@@ -15,7 +15,7 @@ const table = (): string => tableName('projects');
 /** A project as the API shows it: the response schema's type, so no field goes undocumented. */
 export type Project = z.output<typeof ProjectSchema>;
 
-const toProject = (item: Record<string, unknown>): Project => ({
+export const toProject = (item: Record<string, unknown>): Project => ({
   id: String(item.id),
   name: String(item.name),
   repository: typeof item.repository === 'string' ? item.repository : null,

@@ -24,6 +24,8 @@ export interface TableDefinition {
    * protection and keeps it when the stack is deleted. Counters and cached answers do without.
    */
   keepsUserData: boolean;
+  /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
+  stream?: 'NEW_AND_OLD_IMAGES';
 }
 
 export const tables = {
@@ -73,6 +75,7 @@ export const tables = {
     partitionKey: 'ownerId',
     sortKey: 'id',
     keepsUserData: true,
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Deployments by owner (get with owner check; the caller's list, newest first) and one index per
@@ -99,6 +102,32 @@ export const tables = {
       unfinished: { partitionKey: 'activeStatus', sortKey: 'id' },
     },
     keepsUserData: true,
+    stream: 'NEW_AND_OLD_IMAGES',
+  },
+  /**
+   * Webhook subscriptions under their owner (partition `ownerId`, sort `id`), as few as ten a user:
+   * the fan-out reads an owner's whole partition per event. The signing secret is stored as it is
+   * (a signer needs it), and no reader but the delivery puts it in anything it returns. One item per
+   * owner, `id` = `count`, keeps the number of subscriptions, so the limit holds under concurrency.
+   */
+  webhooks: {
+    envVar: 'WEBHOOKS_TABLE',
+    localName: 'platform-webhooks',
+    partitionKey: 'ownerId',
+    sortKey: 'id',
+    keepsUserData: true,
+  },
+  /**
+   * One item per delivery attempt, under its subscription, newest first (ids are ULIDs): the
+   * delivery log. Kept 30 days.
+   */
+  webhookDeliveries: {
+    envVar: 'WEBHOOK_DELIVERIES_TABLE',
+    localName: 'platform-webhook-deliveries',
+    partitionKey: 'webhookId',
+    sortKey: 'id',
+    ttlAttribute: 'expiresAt',
+    keepsUserData: false,
   },
 } as const satisfies Record<string, TableDefinition>;
 

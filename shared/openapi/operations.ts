@@ -49,6 +49,7 @@ function errorCodesOf(route: EndpointRoute): ErrorCode[] {
 const statusTexts: Record<number, string> = {
   200: 'OK',
   201: 'Created',
+  202: 'Accepted',
   204: 'No Content',
   503: 'Unavailable',
 };

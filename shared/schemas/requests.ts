@@ -8,6 +8,7 @@ import {
 } from './deployments.ts';
 import { CreateKeyBody } from './keys.ts';
 import { CreateProjectBody } from './projects.ts';
+import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
 /**
  * Every request schema, by the name the route table gives it. A function passes the schema itself to
@@ -25,6 +26,8 @@ export const requestSchemas = {
   RegisterBody,
   LoginBody,
   CreateKeyBody,
+  CreateWebhookBody,
+  UpdateWebhookBody,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -2,6 +2,7 @@ import {
   ApiKey,
   ApiKeyList,
   CreatedApiKey,
+  CreatedWebhook,
   Deployment,
   DeploymentEventList,
   DeploymentList,
@@ -10,6 +11,10 @@ import {
   ProjectList,
   User,
   UserList,
+  Webhook,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookTestResult,
 } from './resources.ts';
 import { Health, OpenApiDocumentBody, TextBody } from './service-bodies.ts';
 
@@ -29,6 +34,11 @@ export const responseBodies = {
   ApiKey,
   ApiKeyList,
   CreatedApiKey,
+  Webhook,
+  CreatedWebhook,
+  WebhookList,
+  WebhookDeliveryList,
+  WebhookTestResult,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { stackSettingsOf } from '../../infra/stack-settings.ts';
+import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { errorCatalogue } from '../../shared/http/error-catalogue.ts';
@@ -222,6 +223,7 @@ const expectedActions: Record<TableAccess, string[]> = {
   read: readActions,
   update: [...readActions, 'dynamodb:UpdateItem'].sort(),
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+  delete: [...readActions, 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
 };
 
 /** What the secrets extension's layer adds to the environment of a function that reads secrets. */
@@ -329,7 +331,7 @@ describe('PlatformStack', () => {
       }
     });
 
-    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, and the public key if it admits keys", () => {
+    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public key if it admits keys, and the queue it sends to", () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       const secretNames = route.secrets ?? [];
@@ -340,6 +342,7 @@ describe('PlatformStack', () => {
           ...secretNames.map(arnVariableOf),
           ...(route.access === 'apiKey' ? [PUBLIC_KEY_VARIABLE] : []),
           ...(secretNames.length > 0 ? extensionVariables : []),
+          ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
@@ -360,14 +363,17 @@ describe('PlatformStack', () => {
     });
   });
 
-  it('deploys one function per handler of the route table, and besides them only the public-key custom resource', () => {
-    const described = new Set(handlers().map(describeFunction));
-    const others = functions.filter(([, fn]) => !described.has(fn.Properties.Description ?? ''));
+  it('deploys one function per handler of the route table and per consumer, and besides them only the public-key custom resource', () => {
+    const ours = new Set(handlers().map(describeFunction));
+    const others = functions.filter(([, fn]) => !ours.has(fn.Properties.Description ?? ''));
     expect(functions).toHaveLength(handlers().length + others.length);
-    expect(others.map(([, fn]) => fn.Properties.Description).sort()).toEqual([
-      'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
-      'Custom resource: the public key of the key-signing seed',
-    ]);
+    expect(others.map(([, fn]) => fn.Properties.Description).sort()).toEqual(
+      [
+        'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
+        'Custom resource: the public key of the key-signing seed',
+        ...consumerHandlers().map((handler) => `webhooks: ${handler}`),
+      ].sort(),
+    );
   });
 
   it('serves GET /openapi.json and GET /docs and its files on the backend API from one function without table access', () => {
@@ -547,12 +553,14 @@ describe('PlatformStack, hardened', () => {
     }
   });
 
-  it('grants nothing on * but what X-Ray requires (its actions take no resource)', () => {
+  it('grants nothing on * but what X-Ray and the stream event sources require (their actions take no resource)', () => {
     const onStar = resourcesOf<PolicyProps>('AWS::IAM::Policy')
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
       .filter((statement) => [statement.Resource].flat().includes('*'))
       .flatMap((statement) => [statement.Action].flat());
-    expect(new Set(onStar)).toEqual(new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
+    expect(new Set(onStar)).toEqual(
+      new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'dynamodb:ListStreams']),
+    );
   });
 
   it('lets only login and key creation put key items; every other keyed function only updates them', () => {
@@ -599,6 +607,8 @@ describe('PlatformStack, hardened', () => {
       users: 'UsersTable9725E9C8',
       projects: 'ProjectsTableAA0A2089',
       deployments: 'DeploymentsTable5D087E52',
+      webhooks: 'WebhooksTable',
+      webhookDeliveries: 'WebhookDeliveriesTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),
@@ -851,8 +861,8 @@ describe('PlatformStack, operable', () => {
     const retentions = resourcesOf<{ RetentionInDays?: number }>('AWS::Logs::LogGroup').map(
       ([, group]) => group.Properties.RetentionInDays,
     );
-    // One per function of ours (the routes and the custom resource), the provider's, and two access logs.
-    expect(retentions.length).toBe(handlers().length + 4);
+    // One per function of ours (routes, consumers, the custom resource), the provider's, two access logs.
+    expect(retentions.length).toBe(handlers().length + consumerHandlers().length + 4);
     expect(new Set(retentions)).toEqual(new Set([30]));
     const { props } = stackSettingsOf((key) => (key === 'logRetentionDays' ? '90' : undefined));
     const longer = Template.fromStack(

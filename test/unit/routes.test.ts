@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { consumerHandlers } from '../../shared/consumers.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { handlers, operations, routes, rowsOf } from '../../shared/routes.ts';
 
@@ -13,9 +14,9 @@ describe('the route table', () => {
     },
   );
 
-  it('has a row for every function file', () => {
+  it('has a row, or a consumer, for every function file', () => {
     const files = readdirSync(functionsDir).map((file) => file.replace(/\.ts$/, ''));
-    expect([...files].sort()).toEqual([...handlers()].sort());
+    expect([...files].sort()).toEqual([...handlers(), ...consumerHandlers()].sort());
   });
 
   it('gives the rows that share a handler one group, access, table grants and memory: they are one function', () => {

@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
+import { type TableKey, tables } from '#shared/db/tables.ts';
+import { logError } from '#shared/http/log.ts';
+import { localClient } from './dynamodb-local.ts';
+
+// The local stand-in for Lambda's DynamoDB stream event source: reads DynamoDB Local's streams
+// (its DynamoDB Streams API) and hands each batch of records to the consumer's handler module, the
+// one Lambda would load. It starts at the end of each stream (what happened before it started is
+// not replayed) and picks up shards as they appear. A batch whose handler throws, or reports items
+// it failed on, is handed over again on the next round, as Lambda retries a batch.
+
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined | void>;
+
+/** A record as the SDK reads it, as Lambda hands it over (creation time in epoch seconds). */
+const asEventRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    ...record,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...record.dynamodb,
+      ...(created ? { ApproximateCreationDateTime: Math.floor(created.getTime() / 1000) } : {}),
+    },
+  } as DynamoDBRecord;
+};
+
+const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
+
+interface ShardReader {
+  id: string;
+  iterator: string | undefined;
+  /** The last record handed over (or skipped at start): where a lost iterator resumes. */
+  lastSequence?: string;
+  done: boolean;
+}
+
+type Records = { Records?: StreamRecord[]; NextShardIterator?: string | undefined };
+
+export interface StreamPoller {
+  stop(): Promise<void>;
+}
+
+/** Starts polling every consumer's streams on DynamoDB Local (`endpoint`) every `intervalMs`. */
+export async function startStreamPoller(
+  endpoint: string,
+  options: { intervalMs?: number; consumers?: readonly StreamConsumer[] } = {},
+): Promise<StreamPoller> {
+  // DynamoDB Local keeps one database per access key and region: the same as every local client.
+  const streams = new DynamoDBStreamsClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const dynamodb = localClient(endpoint);
+  const intervalMs = options.intervalMs ?? 200;
+  const feeds: {
+    table: TableKey;
+    streamArn: string;
+    handler: StreamHandler;
+    shards: Map<string, ShardReader>;
+  }[] = [];
+  for (const consumer of options.consumers ?? streamConsumers) {
+    const module: { handler: StreamHandler } = await import(join(FUNCTIONS_DIR, `${consumer.handler}.ts`));
+    for (const table of consumer.streams) {
+      const described = await dynamodb.send(new DescribeTableCommand({ TableName: tables[table].localName }));
+      const streamArn = described.Table?.LatestStreamArn;
+      if (!streamArn)
+        throw new Error(`${tables[table].localName} has no stream (shared/db/tables.ts declares one)`);
+      feeds.push({ table, streamArn, handler: module.handler, shards: new Map() });
+    }
+  }
+
+  const iteratorOf = async (
+    feed: (typeof feeds)[number],
+    shard: ShardReader,
+  ): Promise<string | undefined> => {
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: feed.streamArn,
+        ShardId: shard.id,
+        ...(shard.lastSequence === undefined
+          ? { ShardIteratorType: 'TRIM_HORIZON' }
+          : { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: shard.lastSequence }),
+      }),
+    );
+    return ShardIterator;
+  };
+
+  /**
+   * One GetRecords. DynamoDB Local answers TrimmedDataAccessException for an iterator taken on a
+   * shard that was empty then; a fresh iterator after the last record read goes on from there.
+   */
+  const next = async (feed: (typeof feeds)[number], shard: ShardReader): Promise<Records> => {
+    try {
+      return await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 100 }));
+    } catch (error) {
+      if (
+        !(error instanceof Error) ||
+        !/TrimmedDataAccess|ExpiredIterator/.test(`${error.name} ${error.message}`)
+      )
+        throw error;
+      shard.iterator = await iteratorOf(feed, shard);
+      return { NextShardIterator: shard.iterator };
+    }
+  };
+
+  const moveOn = (shard: ShardReader, answer: Records) => {
+    const last = answer.Records?.at(-1)?.dynamodb?.SequenceNumber;
+    if (last !== undefined) shard.lastSequence = last;
+    shard.iterator = answer.NextShardIterator;
+    shard.done = answer.NextShardIterator === undefined;
+  };
+
+  /** Finds new shards. Those there at start are read to their end first: the past is not replayed. */
+  const discover = async (feed: (typeof feeds)[number], atStart: boolean) => {
+    const { StreamDescription } = await streams.send(
+      new DescribeStreamCommand({ StreamArn: feed.streamArn }),
+    );
+    for (const { ShardId } of StreamDescription?.Shards ?? []) {
+      if (ShardId === undefined || feed.shards.has(ShardId)) continue;
+      const shard: ShardReader = { id: ShardId, iterator: undefined, done: false };
+      shard.iterator = await iteratorOf(feed, shard);
+      feed.shards.set(ShardId, shard);
+      while (atStart && !shard.done) {
+        const answer = await next(feed, shard);
+        moveOn(shard, answer);
+        if ((answer.Records ?? []).length === 0) break;
+      }
+    }
+  };
+
+  const read = async (feed: (typeof feeds)[number]) => {
+    await discover(feed, false);
+    for (const shard of feed.shards.values()) {
+      if (shard.done || shard.iterator === undefined) continue;
+      const answer = await next(feed, shard);
+      const records = (answer.Records ?? []).map((record) => asEventRecord(record, feed.streamArn));
+      // The shard moves on only once the handler took the whole batch: a failed one comes again.
+      const response = records.length > 0 ? await feed.handler({ Records: records }) : undefined;
+      if (response && response.batchItemFailures.length > 0) continue;
+      moveOn(shard, answer);
+    }
+  };
+
+  for (const feed of feeds) await discover(feed, true);
+  let stopped = false;
+  let round: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      round = Promise.all(
+        feeds.map((feed) =>
+          read(feed).catch((error: unknown) => {
+            // The store may be restarting (npm start supervises it): try again next round.
+            logError('local stream poller: round failed', { table: feed.table }, error);
+          }),
+        ),
+      )
+        .then(() => undefined)
+        .finally(() => {
+          if (!stopped) schedule();
+        });
+    }, intervalMs);
+  };
+  schedule();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await round;
+      streams.destroy();
+      dynamodb.destroy();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { logError } from '#shared/http/log.ts';
+import { type DeliverySettings, deliverAndSchedule } from '#shared/webhooks/deliver.ts';
+import { type DeliveryQueue, useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
+import type { DeliveryMessage } from '#shared/webhooks/messages.ts';
+
+// The local stand-in for the delivery queue and its dead-letter queue: timers in this process. A
+// message waits its delay, then the same delivery code as the stack's function runs it, and its
+// answer (a retry later, a dead letter) comes back here, so `npm start` and the tests keep the
+// stack's schedule (scaled by WEBHOOK_RETRY_BASE_SECONDS). A delivery that throws (the store
+// restarting) is offered again a few times, as SQS would, then dead-lettered. Nothing survives a
+// restart: this is for trying the API, not for keeping promises.
+
+/** How often a message whose delivery threw is offered again (SQS: the redrive's maxReceiveCount). */
+const MAX_RECEIVES = 5;
+const RECEIVE_AGAIN_MS = 1_000;
+
+export interface LocalWebhookQueue extends DeliveryQueue {
+  /** Messages whose schedule ran out, oldest first: the local dead-letter queue. */
+  readonly deadLetters: readonly DeliveryMessage[];
+  /** Resolves once nothing is waiting or running. */
+  drained(): Promise<void>;
+  stop(): void;
+}
+
+export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhookQueue {
+  const deadLetters: DeliveryMessage[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<unknown>>();
+  let stopped = false;
+
+  const later = (run: () => Promise<unknown>, delayMs: number) => {
+    if (stopped) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const job = run().finally(() => running.delete(job));
+      running.add(job);
+    }, delayMs);
+    timers.add(timer);
+  };
+
+  const receive = async (message: DeliveryMessage, receives: number): Promise<void> => {
+    try {
+      await deliverAndSchedule(message, settings, queue);
+    } catch (error) {
+      logError('local webhook queue: delivery failed to run', { messageId: message.messageId }, error);
+      if (receives >= MAX_RECEIVES) deadLetters.push(message);
+      else later(() => receive(message, receives + 1), RECEIVE_AGAIN_MS);
+    }
+  };
+
+  const queue: LocalWebhookQueue = {
+    deadLetters,
+    async send(messages, delaySeconds) {
+      for (const message of messages) later(() => receive(message, 1), Math.max(0, delaySeconds * 1000));
+    },
+    async deadLetter(message) {
+      deadLetters.push(message);
+    },
+    async drained() {
+      while (timers.size > 0 || running.size > 0) {
+        await Promise.allSettled([...running]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      useLocalDeliveryQueue(undefined);
+    },
+  };
+  useLocalDeliveryQueue(queue);
+  return queue;
+}

@@ -1,0 +1,37 @@
+import type { TableKey } from './db/tables.ts';
+import type { QueueKey } from './routes.ts';
+
+// The consumers: functions fed by DynamoDB streams or by a queue rather than by a route, listed
+// once like the routes. The stack (infra/webhooks.ts) builds each and attaches it to its source;
+// `npm start` and the tests feed the stream consumers from DynamoDB Local's streams
+// (infra/local/stream-poller.ts) and the queue consumer from the in-process queue
+// (infra/local/webhook-queue.ts). A table named here must declare a stream in shared/db/tables.ts.
+
+export interface StreamConsumer {
+  /** The Lambda entry point: `functions/<handler>.ts`, exporting `handler(event: DynamoDBStreamEvent)`. */
+  handler: string;
+  /** The tables whose changes it receives, in batches of records with new and old images. */
+  streams: readonly TableKey[];
+}
+
+export interface QueueConsumer {
+  /** `functions/<handler>.ts`, exporting `handler(event: SQSEvent): SQSBatchResponse`. */
+  handler: string;
+  queue: QueueKey;
+}
+
+export const streamConsumers = [
+  // Webhook events: a project put, changed or removed; a deployment created or moved.
+  { handler: 'webhook-fan-out', streams: ['projects', 'deployments'] },
+] as const satisfies readonly StreamConsumer[];
+
+export const queueConsumers = [
+  // One delivery attempt per message; retries and dead letters are messages it sends.
+  { handler: 'deliver-webhooks', queue: 'webhookDeliveries' },
+] as const satisfies readonly QueueConsumer[];
+
+/** Every consumer's handler: each is one function besides the routes'. */
+export const consumerHandlers = (): string[] => [
+  ...streamConsumers.map(({ handler }) => handler),
+  ...queueConsumers.map(({ handler }) => handler),
+];

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { isoNow } from '../clock.ts';
+import type { Page } from '../db/pages.ts';
+import { listDeliveries, type WebhookDelivery } from '../db/webhook-deliveries.ts';
+import * as store from '../db/webhooks.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { PageRequest } from '../schemas/common.ts';
+import type { CreateWebhookInput, UpdateWebhookInput } from '../schemas/webhooks.ts';
+import { deliveryQueue } from '../webhooks/delivery-queue.ts';
+import { messageIdOf } from '../webhooks/messages.ts';
+import { newWebhookSecret } from '../webhooks/signer.ts';
+import { targetPolicy, targetRefusalOf } from '../webhooks/targets.ts';
+import type { Caller } from './caller.ts';
+import { PING_EVENT, type SubscribedEvent } from './webhook-events.ts';
+
+export type { Webhook } from '../db/webhooks.ts';
+
+/** Subscriptions a user may have: each event costs a delivery per subscription. */
+export const MAX_WEBHOOKS_PER_USER = 10;
+
+export interface CreatedWebhook {
+  /** The signing secret: returned once, to the caller that made the subscription. */
+  secret: string;
+  webhook: store.Webhook;
+}
+
+/** A URL this deployment may deliver to; a 400 naming `url` otherwise. */
+async function checkTarget(url: string): Promise<void> {
+  const refusal = await targetRefusalOf(url, targetPolicy);
+  if (refusal !== undefined)
+    throw new ValidationError('url', `${refusal.startsWith('must') ? '' : 'is refused: '}${refusal}`);
+}
+
+const unique = (events: readonly SubscribedEvent[]): SubscribedEvent[] => [...new Set(events)];
+
+const notFound = (id: string) => new NotFoundError(`Webhook ${id} was not found`);
+
+export async function createWebhook(caller: Caller, input: CreateWebhookInput): Promise<CreatedWebhook> {
+  await checkTarget(input.url);
+  const now = isoNow();
+  const webhook: store.Webhook = {
+    id: newId('whk'),
+    url: input.url,
+    events: unique(input.events),
+    description: input.description ?? null,
+    enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const secret = newWebhookSecret();
+  if (!(await store.putWebhook(caller.userId, { ...webhook, secret }, MAX_WEBHOOKS_PER_USER))) {
+    throw new ConflictError(
+      `You have ${MAX_WEBHOOKS_PER_USER} webhooks already, the most a user may have; delete one first`,
+    );
+  }
+  return { secret, webhook };
+}
+
+export const listWebhooks = (caller: Caller, page: PageRequest): Promise<Page<store.Webhook>> =>
+  store.listWebhooks(caller.userId, page);
+
+/** The caller's subscription, or 404: another user's is the same 404 as none. */
+export async function getWebhook(caller: Caller, id: string): Promise<store.Webhook> {
+  const webhook = await store.findWebhook(caller.userId, id);
+  if (!webhook) throw notFound(id);
+  return webhook;
+}
+
+export async function updateWebhook(
+  caller: Caller,
+  id: string,
+  input: UpdateWebhookInput,
+): Promise<store.Webhook> {
+  if (input.url !== undefined) await checkTarget(input.url);
+  const updated = await store.updateWebhook(caller.userId, id, {
+    ...(input.url === undefined ? {} : { url: input.url }),
+    ...(input.events === undefined ? {} : { events: unique(input.events) }),
+    ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    updatedAt: isoNow(),
+  });
+  if (!updated) throw notFound(id);
+  return updated;
+}
+
+/** Deletes a subscription; its queued deliveries find it gone and stop. */
+export async function deleteWebhook(caller: Caller, id: string): Promise<void> {
+  if (!(await store.deleteWebhook(caller.userId, id))) throw notFound(id);
+}
+
+/** Queues a `ping` to a subscription (even a paused one: its owner asked); its id finds it in the log. */
+export async function pingWebhook(caller: Caller, id: string): Promise<{ messageId: string; event: 'ping' }> {
+  const webhook = await getWebhook(caller, id);
+  const messageId = messageIdOf(`ping:${randomUUID()}`, webhook.id);
+  const timestamp = isoNow();
+  await deliveryQueue().send(
+    [
+      {
+        messageId,
+        ownerId: caller.userId,
+        webhookId: webhook.id,
+        type: PING_EVENT,
+        timestamp,
+        data: { webhookId: webhook.id },
+        attempt: 1,
+      },
+    ],
+    0,
+  );
+  return { messageId, event: PING_EVENT };
+}
+
+/** A subscription's delivery log, after checking that the subscription is the caller's. */
+export async function listWebhookDeliveries(
+  caller: Caller,
+  id: string,
+  page: PageRequest,
+): Promise<Page<WebhookDelivery>> {
+  await getWebhook(caller, id);
+  return listDeliveries(id, page);
+}

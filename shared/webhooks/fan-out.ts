@@ -1,0 +1,98 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { clock } from '../clock.ts';
+import { toDeployment } from '../db/deployments.ts';
+import { toProject } from '../db/projects.ts';
+import { allWebhooksOf } from '../db/webhooks.ts';
+import { ENTERED_AT, type ReportableState } from '../domain/deployment-states.ts';
+import { type WebhookEventType, wants } from '../domain/webhook-events.ts';
+import { type DeliveryMessage, messageIdOf } from './messages.ts';
+
+// From a change in the store to the messages that deliver it. Stream records of the projects and
+// deployments tables (new and old images) become events: a project put, changed or removed; a
+// deployment created or moved to another status. Each event becomes one message per subscription
+// of its owner that wants it. A record handed over twice (streams are at least once) makes the
+// same messages with the same ids, so a receiver sees one `webhook-id` for one event.
+
+export interface WebhookEvent {
+  /** The stream record's id: what makes an event the same on a second reading. */
+  sourceId: string;
+  ownerId: string;
+  type: WebhookEventType;
+  timestamp: string;
+  data: unknown;
+}
+
+type Image = Record<string, unknown>;
+
+const imageOf = (image: unknown): Image | undefined =>
+  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+
+const isReportable = (status: unknown): status is ReportableState =>
+  typeof status === 'string' && status in ENTERED_AT;
+
+/** What a record means to subscribers, if anything (a backfill of list keys means nothing). */
+function eventTypeOf(
+  kind: DynamoDBRecord['eventName'],
+  next?: Image,
+  previous?: Image,
+): WebhookEventType | undefined {
+  const id = String((next ?? previous)?.id ?? '');
+  if (id.startsWith('prj_')) {
+    if (kind === 'INSERT') return 'project.created';
+    if (kind === 'MODIFY') return 'project.updated';
+    if (kind === 'REMOVE') return 'project.deleted';
+  }
+  if (id.startsWith('dpl_')) {
+    if (kind === 'INSERT') return 'deployment.created';
+    if (kind === 'MODIFY' && next?.status !== previous?.status && isReportable(next?.status)) {
+      return `deployment.${next.status}`;
+    }
+  }
+  return undefined;
+}
+
+/** The event a stream record stands for, or undefined when it stands for none. */
+export function eventOf(record: DynamoDBRecord): WebhookEvent | undefined {
+  const next = imageOf(record.dynamodb?.NewImage);
+  const previous = imageOf(record.dynamodb?.OldImage);
+  const type = eventTypeOf(record.eventName, next, previous);
+  const image = next ?? previous;
+  if (type === undefined || image === undefined) return undefined;
+  const seconds = record.dynamodb?.ApproximateCreationDateTime;
+  return {
+    sourceId: record.eventID ?? `${String(image.id)}@${String(image.updatedAt)}`,
+    ownerId: String(image.ownerId),
+    type,
+    timestamp: new Date(seconds === undefined ? clock.now() : seconds * 1000).toISOString(),
+    data: type.startsWith('project.') ? toProject(image) : toDeployment(image),
+  };
+}
+
+/** The messages of a batch of stream records: one per event and interested, enabled subscription. */
+export async function messagesOf(records: readonly DynamoDBRecord[]): Promise<DeliveryMessage[]> {
+  const events = records.map(eventOf).filter((event): event is WebhookEvent => event !== undefined);
+  const subscriptions = new Map<string, Awaited<ReturnType<typeof allWebhooksOf>>>();
+  const messages: DeliveryMessage[] = [];
+  for (const event of events) {
+    let owned = subscriptions.get(event.ownerId);
+    if (!owned) {
+      owned = await allWebhooksOf(event.ownerId);
+      subscriptions.set(event.ownerId, owned);
+    }
+    for (const webhook of owned) {
+      if (!webhook.enabled || !wants(webhook.events, event.type)) continue;
+      messages.push({
+        messageId: messageIdOf(event.sourceId, webhook.id),
+        ownerId: event.ownerId,
+        webhookId: webhook.id,
+        type: event.type,
+        timestamp: event.timestamp,
+        data: event.data,
+        attempt: 1,
+      });
+    }
+  }
+  return messages;
+}

@@ -1,0 +1,203 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { PlatformStack } from '../../infra/platform-stack.ts';
+
+// The webhook part of the stack: streams on the event tables, the delivery queue and its
+// dead-letter queue, the alarm on dead letters, and what each function may do (no more).
+
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new PlatformStack(app, 'PlatformStack');
+const template = Template.fromStack(stack);
+
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+const resources = template.toJSON().Resources as Resources;
+
+const idOf = (type: string, test: (properties: Record<string, unknown>) => boolean): string => {
+  const found = Object.entries(resources).filter(
+    ([, resource]) => resource.Type === type && test(resource.Properties),
+  );
+  if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
+  return found[0]?.[0] ?? '';
+};
+const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(`"${id}"`);
+
+const queueId = idOf('AWS::SQS::Queue', (properties) => properties.RedrivePolicy !== undefined);
+const deadLetterId = idOf('AWS::SQS::Queue', (properties) => properties.RedrivePolicy === undefined);
+const functionId = (description: string) =>
+  idOf('AWS::Lambda::Function', (properties) => properties.Description === description);
+
+/** Every IAM statement of a function's role, flattened to one action and its resources each. */
+function grantsOf(fnId: string): { action: string; resource: string }[] {
+  const role = JSON.stringify(
+    (resources[fnId]?.Properties.Role as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0],
+  );
+  return Object.values(resources)
+    .filter(
+      (resource) =>
+        resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(role),
+    )
+    .flatMap(
+      (policy) =>
+        (
+          policy.Properties.PolicyDocument as {
+            Statement: { Action: string | string[]; Resource: unknown }[];
+          }
+        ).Statement,
+    )
+    .flatMap((statement) =>
+      [statement.Action].flat().map((action) => ({ action, resource: JSON.stringify(statement.Resource) })),
+    );
+}
+
+const logicalIdOfTable = (prefix: string) =>
+  Object.keys(resources).find(
+    (id) => id.startsWith(prefix) && resources[id]?.Type === 'AWS::DynamoDB::Table',
+  ) ?? '';
+
+describe('webhooks in the stack', () => {
+  it('streams new and old images of projects and deployments, and of no other table', () => {
+    const streamed = Object.entries(resources)
+      .filter(
+        ([, resource]) => resource.Type === 'AWS::DynamoDB::Table' && resource.Properties.StreamSpecification,
+      )
+      .map(([id, resource]) => [id.replace(/Table.*$/, ''), resource.Properties.StreamSpecification]);
+    expect(streamed).toEqual([
+      ['Projects', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
+      ['Deployments', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
+    ]);
+  });
+
+  it('has an encrypted delivery queue whose redrive goes to an encrypted dead-letter queue', () => {
+    expect(resources[queueId]?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 180,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    expect(resources[deadLetterId]?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    // Both refuse requests that are not TLS.
+    template.resourcePropertiesCountIs(
+      'AWS::SQS::QueuePolicy',
+      {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      },
+      2,
+    );
+  });
+
+  it('alarms on the first dead letter', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLetterId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
+  });
+
+  it('feeds the fan-out from both streams, and the delivery from the queue with partial batch failures', () => {
+    const fanOut = functionId('webhooks: webhook-fan-out');
+    const delivery = functionId('webhooks: deliver-webhooks');
+    const mappings = Object.values(resources).filter(
+      (resource) => resource.Type === 'AWS::Lambda::EventSourceMapping',
+    );
+    const fanOutSources = mappings.filter((mapping) => mentions(mapping.Properties.FunctionName, fanOut));
+    expect(fanOutSources.map((mapping) => JSON.stringify(mapping.Properties.EventSourceArn)).sort()).toEqual(
+      [logicalIdOfTable('Deployments'), logicalIdOfTable('Projects')].map((id) =>
+        JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] }),
+      ),
+    );
+    for (const mapping of fanOutSources) {
+      expect(mapping.Properties).toMatchObject({
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: 10,
+        StartingPosition: 'LATEST',
+      });
+    }
+    const deliverySources = mappings.filter((mapping) => mentions(mapping.Properties.FunctionName, delivery));
+    expect(deliverySources.map((mapping) => mapping.Properties)).toEqual([
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      }),
+    ]);
+  });
+
+  it('lets the fan-out query subscriptions and send to the queue, and nothing else', () => {
+    const grants = grantsOf(functionId('webhooks: webhook-fan-out'));
+    const dynamo = grants.filter(({ action }) => action.startsWith('dynamodb:'));
+    expect(dynamo.filter(({ resource }) => resource.includes(logicalIdOfTable('Webhooks')))).toEqual([
+      { action: 'dynamodb:Query', resource: expect.any(String) },
+    ]);
+    // The rest reads the two streams (the event source's own grant), on their stream ARNs only.
+    const streamReads = dynamo.filter(({ resource }) => !resource.includes(logicalIdOfTable('Webhooks')));
+    expect(new Set(streamReads.map(({ action }) => action))).toEqual(
+      new Set([
+        'dynamodb:ListStreams',
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+      ]),
+    );
+    for (const { action, resource } of streamReads) {
+      if (action !== 'dynamodb:ListStreams') expect(resource).toContain('StreamArn');
+    }
+    expect(grants.filter(({ action }) => action.startsWith('sqs:'))).toEqual(
+      ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].map((action) => ({
+        action,
+        resource: JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }),
+      })),
+    );
+  });
+
+  it('lets the delivery read and mark subscriptions, log attempts, and send to both queues', () => {
+    const grants = grantsOf(functionId('webhooks: deliver-webhooks'));
+    const byTable = (prefix: string) =>
+      grants
+        .filter(({ resource }) => resource.includes(logicalIdOfTable(prefix)))
+        .map(({ action }) => action)
+        .sort();
+    expect(byTable('Webhooks')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(byTable('WebhookDeliveries')).toEqual(['dynamodb:PutItem']);
+    expect(grants.some(({ resource }) => /Projects|Deployments|Users|ApiKeys/.test(resource))).toBe(false);
+    const sends = grants
+      .filter(({ action }) => action === 'sqs:SendMessage')
+      .map(({ resource }) => resource)
+      .sort();
+    expect(sends).toEqual(
+      [deadLetterId, queueId].map((id) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })).sort(),
+    );
+  });
+
+  it('gives the queue to the ping row alone among the endpoints, and no function the local-only settings', () => {
+    const senders = Object.entries(resources)
+      .filter(([, resource]) => resource.Type === 'AWS::Lambda::Function')
+      .filter(([id]) =>
+        grantsOf(id).some(
+          ({ action, resource }) => action === 'sqs:SendMessage' && resource.includes(queueId),
+        ),
+      )
+      .map(([, resource]) => resource.Properties.Description)
+      .sort();
+    expect(senders).toEqual([
+      'POST /webhooks/{id}/test (platform)',
+      'webhooks: deliver-webhooks',
+      'webhooks: webhook-fan-out',
+    ]);
+    for (const resource of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::Function')) {
+      const variables = Object.keys(
+        (resource.Properties.Environment as { Variables?: object } | undefined)?.Variables ?? {},
+      );
+      expect(variables).not.toContain('WEBHOOKS_ALLOW_PRIVATE_TARGETS');
+      expect(variables).not.toContain('WEBHOOK_RETRY_BASE_SECONDS');
+    }
+  });
+});
