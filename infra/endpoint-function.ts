@@ -24,6 +24,8 @@ export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   read: READ_ACTIONS,
   update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  remove: ['dynamodb:DeleteItem'],
+  purge: ['dynamodb:Query', 'dynamodb:DeleteItem'],
 };
 
 /**

@@ -35,9 +35,11 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
  * - `count`: UpdateItem only, no reads: counters (admission on key items, per-address buckets);
  * - `read`: get and query;
  * - `update`: read, and update items;
- * - `write`: read, update, and put new items.
+ * - `write`: read, update, and put new items;
+ * - `remove`: delete items by key, nothing else;
+ * - `purge`: query (its indexes too) and delete what the query found.
  */
-export type TableAccess = 'count' | 'read' | 'update' | 'write';
+export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'remove' | 'purge';
 
 /** Media types a reply may have besides JSON (the docs page and its files); sent with charset=utf-8. */
 export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
@@ -71,7 +73,7 @@ interface RouteRow {
 
 /** A row that serves one operation of the OpenAPI document. */
 export interface EndpointRoute extends RouteRow {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
    * The key scope the request needs (shared/domain/scopes.ts), when it is not the method's: logout
    * is a POST, yet a read-only key may end itself.
@@ -131,6 +133,10 @@ const routeTable = [
     operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
   { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { ...keyed, projects: 'read' },
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { ...keyed, projects: 'update' },
+    operationId: 'updateProject', tag: 'Projects', summary: "Change a project's name, repository or production branch", request: { params: 'IdParams', body: 'UpdateProjectBody' }, replies: { 200: 'Project' }, errors: ['not_found'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { ...keyed, projects: 'remove', deployments: 'purge' },
+    operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project and its deployments (a large project\'s deployments go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status and branch", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyedPost, projects: 'read', deployments: 'write' },

@@ -7,7 +7,7 @@ import {
   ReportDeploymentEventBody,
 } from './deployments.ts';
 import { CreateKeyBody } from './keys.ts';
-import { CreateProjectBody } from './projects.ts';
+import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
 
 /**
  * Every request schema, by the name the route table gives it. A function passes the schema itself to
@@ -18,6 +18,7 @@ export const requestSchemas = {
   IdParams,
   PageQuery,
   CreateProjectBody,
+  UpdateProjectBody,
   CreateDeploymentBody,
   ReportDeploymentEventBody,
   ProjectDeploymentsQuery,

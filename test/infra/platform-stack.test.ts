@@ -222,6 +222,8 @@ const expectedActions: Record<TableAccess, string[]> = {
   read: readActions,
   update: [...readActions, 'dynamodb:UpdateItem'].sort(),
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+  remove: ['dynamodb:DeleteItem'],
+  purge: ['dynamodb:DeleteItem', 'dynamodb:Query'],
 };
 
 /** What the secrets extension's layer adds to the environment of a function that reads secrets. */
