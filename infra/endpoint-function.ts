@@ -31,6 +31,8 @@ export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   delete: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  remove: ['dynamodb:DeleteItem'],
+  purge: ['dynamodb:Query', 'dynamodb:DeleteItem'],
 };
 
 /**

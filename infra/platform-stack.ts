@@ -41,6 +41,7 @@ import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
+import { ProjectPurge } from './project-purge.ts';
 import { Webhooks } from './webhooks.ts';
 
 /** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
@@ -161,6 +162,11 @@ export class PlatformStack extends Stack {
       endpointFunctions: functions,
       logRetention: this.logRetention,
     });
+    const purge = new ProjectPurge(this, 'ProjectPurge', {
+      projects: this.tables.projects,
+      deployments: this.tables.deployments,
+      logRetention: this.logRetention,
+    });
 
     this.apis = {
       platform: this.addApi('PlatformApi', 'platform', functionOf),
@@ -192,6 +198,7 @@ export class PlatformStack extends Stack {
         ...[...functions].map(([handler, fn]): [string, IFunction] => [pascalCase(handler), fn]),
         ['WebhookFanOut', webhooks.fanOut],
         ['WebhookDelivery', webhooks.delivery],
+        ['PurgeProject', purge.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       dashboardName: this.named('operations'),

@@ -1,19 +1,16 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
 import { type TableKey, tables } from '../shared/db/tables.ts';
+import { consumerFunction } from './consumer-function.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
-import { FUNCTION_BUNDLING } from './endpoint-function.ts';
-import { functionRole } from './function-role.ts';
 
 // Webhooks in the stack. Changes leave the projects and deployments tables through their streams;
 // the fan-out function turns each into one message per interested subscription on the delivery
@@ -22,9 +19,7 @@ import { functionRole } from './function-role.ts';
 // one whose schedule ran out goes to the dead-letter queue, as does a message that makes the
 // function itself fail five times. An alarm fires on the first dead letter.
 
-const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
-
-const [fanOutConsumer] = streamConsumers;
+const fanOutConsumer = streamConsumers.find((consumer) => consumer.handler === 'webhook-fan-out');
 const [deliveryConsumer] = queueConsumers;
 
 /** An attempt waits at most 10 s for its receiver; ten run at once, plus the store around them. */
@@ -65,6 +60,7 @@ export class Webhooks extends Construct {
     });
 
     this.logRetention = props.logRetention;
+    if (!fanOutConsumer) throw new Error('No webhook-fan-out consumer in shared/consumers.ts');
     this.fanOut = this.addFunction('FanOut', fanOutConsumer.handler, Duration.seconds(30));
     this.bindTable(this.fanOut, 'webhooks', props.tables.webhooks, ['dynamodb:Query']);
     this.bindQueue(this.fanOut);
@@ -111,25 +107,12 @@ export class Webhooks extends Construct {
     });
   }
 
-  /** A function with the endpoints' defaults (runtime, architecture, bundling, log retention, role, tracing). */
   private addFunction(id: string, handler: string, timeout: Duration): NodejsFunction {
-    const logGroup = new LogGroup(this, `${id}Logs`, {
-      retention: this.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    return new NodejsFunction(this, id, {
-      description: `webhooks: ${handler}`,
-      entry: join(repoRoot, 'functions', `${handler}.ts`),
-      projectRoot: repoRoot,
-      depsLockFilePath: join(repoRoot, 'package-lock.json'),
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+    return consumerFunction(this, id, {
+      handler,
+      area: 'webhooks',
       timeout,
-      memorySize: 256,
-      logGroup,
-      role: functionRole(this, `${id}Role`, logGroup),
-      tracing: Tracing.ACTIVE,
-      bundling: FUNCTION_BUNDLING,
+      logRetention: this.logRetention,
     });
   }
 

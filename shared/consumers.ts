@@ -23,6 +23,8 @@ export interface QueueConsumer {
 export const streamConsumers = [
   // Webhook events: a project put, changed or removed; a deployment created or moved.
   { handler: 'webhook-fan-out', streams: ['projects', 'deployments'] },
+  // A removed project's deployments, which its DELETE could not remove within its own second.
+  { handler: 'purge-project', streams: ['projects'] },
 ] as const satisfies readonly StreamConsumer[];
 
 export const queueConsumers = [

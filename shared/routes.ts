@@ -36,9 +36,11 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
  * - `read`: get and query;
  * - `update`: read, and update items;
  * - `write`: read, update, and put new items;
- * - `delete`: `write` and DeleteItem (the rows that remove a webhook).
+ * - `delete`: `write` and DeleteItem (the rows that remove a webhook);
+ * - `remove`: delete items by key, nothing else;
+ * - `purge`: query (its indexes too) and delete what the query found.
  */
-export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'delete';
+export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
 
 /** Queues a function may send to (infra/webhooks.ts grants SendMessage on exactly these). */
 export type QueueKey = 'webhookDeliveries';
@@ -137,6 +139,10 @@ const routeTable = [
     operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
   { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { ...keyed, projects: 'read' },
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { ...keyed, projects: 'update' },
+    operationId: 'updateProject', tag: 'Projects', summary: "Change a project's name, repository or production branch", request: { params: 'IdParams', body: 'UpdateProjectBody' }, replies: { 200: 'Project' }, errors: ['not_found'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { ...keyed, projects: 'remove', deployments: 'purge' },
+    operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project and its deployments (a large project\'s deployments go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { ...keyed, projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status and branch", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { ...keyedPost, projects: 'read', deployments: 'write' },

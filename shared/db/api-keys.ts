@@ -8,7 +8,7 @@ import { newId } from '../ids.ts';
 import type { PageRequest } from '../schemas/common.ts';
 import type { ApiKey as ApiKeySchema } from '../schemas/resources.ts';
 import { countingDb, db } from './client.ts';
-import { conditionally } from './conditional.ts';
+import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
 
@@ -85,8 +85,11 @@ export async function putApiKey(key: NewApiKey): Promise<string> {
     windowCount: 0,
     identitySignature: await signIdentity(identity),
   };
-  await db.send(
-    new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+  // A put whose response was lost and that the SDK retried finds its own item: that is a success.
+  await putNew(
+    (input) => db.send(new PutCommand(input)),
+    { TableName: table(), Item: { ...item } },
+    'keyHash',
   );
   return keyId;
 }

@@ -1,5 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
+import { clock } from '../clock.ts';
 import {
   DEPLOYMENT_STATES,
   type DeploymentState,
@@ -323,4 +324,36 @@ export async function listUnfinished(
     startKey = LastEvaluatedKey;
   } while (startKey !== undefined);
   return found;
+}
+
+/** How many deployments one purge pass reads, and deletes at once. */
+const PURGE_PAGE = 25;
+
+/**
+ * Deletes a project's deployments (their histories are inside them), a page at a time, until none is
+ * left or `until` has passed; whether none is left. Idempotent: the project's DELETE runs it within
+ * its request, and the purge consumer of the project's removal again in the background, so a project
+ * with many deployments neither holds its request nor keeps any.
+ */
+export async function purgeProjectDeployments(projectId: string, until: number): Promise<boolean> {
+  for (;;) {
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: indexes.deployments.byProject.name,
+        KeyConditionExpression: '#project = :projectId',
+        ExpressionAttributeNames: { '#project': indexes.deployments.byProject.partitionKey },
+        ExpressionAttributeValues: { ':projectId': projectId },
+        ProjectionExpression: 'ownerId, id',
+        Limit: PURGE_PAGE,
+      }),
+    );
+    if (Items.length === 0) return true;
+    await Promise.all(
+      Items.map((item) =>
+        db.send(new DeleteCommand({ TableName: table(), Key: { ownerId: item.ownerId, id: item.id } })),
+      ),
+    );
+    if (clock.now() >= until) return false;
+  }
 }

@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import type { PageRequest } from '../schemas/common.ts';
 import type { Project as ProjectSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
-import { putNew } from './conditional.ts';
+import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
@@ -51,4 +51,60 @@ export async function listProjects(ownerId: string, page: PageRequest): Promise<
     page,
   );
   return { items: result.items.map(toProject), nextCursor: result.nextCursor };
+}
+
+/** What a PATCH changes: a field given a value is set, `repository: null` is removed. */
+export interface ProjectChanges {
+  name?: string;
+  repository?: string | null;
+  productionBranch?: string;
+  updatedAt: string;
+}
+
+/**
+ * Changes one of the owner's projects in one conditional write, and returns it as it now is;
+ * undefined when the owner has no such project (never created, or deleted meanwhile: a PATCH that
+ * races a DELETE cannot bring the project back).
+ */
+export async function updateProject(
+  ownerId: string,
+  id: string,
+  changes: ProjectChanges,
+): Promise<Project | undefined> {
+  const set = Object.entries(changes).filter(([, value]) => value !== null && value !== undefined);
+  const removed = changes.repository === null ? ['repository'] : [];
+  const names = Object.fromEntries(
+    [...set.map(([name]) => name), ...removed].map((name) => [`#${name}`, name]),
+  );
+  const updated = await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { ownerId, id },
+        UpdateExpression: [
+          `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+          ...(removed.length > 0 ? [`REMOVE ${removed.map((name) => `#${name}`).join(', ')}`] : []),
+        ].join(' '),
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: Object.fromEntries(set.map(([name, value]) => [`:${name}`, value])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return updated.failed ? undefined : toProject(updated.result.Attributes ?? {});
+}
+
+/** Deletes one of the owner's projects; false when there was none to delete. */
+export async function deleteProject(ownerId: string, id: string): Promise<boolean> {
+  const deleted = await conditionally(() =>
+    db.send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: { ownerId, id },
+        ConditionExpression: 'attribute_exists(id)',
+      }),
+    ),
+  );
+  return !deleted.failed;
 }

@@ -1,10 +1,11 @@
-import { isoNow } from '../clock.ts';
+import { clock, isoNow } from '../clock.ts';
+import { purgeProjectDeployments } from '../db/deployments.ts';
 import type { Page } from '../db/pages.ts';
 import * as projects from '../db/projects.ts';
 import { NotFoundError } from '../errors.ts';
 import { ID_PATTERN, newId } from '../ids.ts';
 import type { PageRequest } from '../schemas/common.ts';
-import type { CreateProjectInput } from '../schemas/projects.ts';
+import type { CreateProjectInput, UpdateProjectInput } from '../schemas/projects.ts';
 import type { Caller } from './caller.ts';
 
 export type { Project } from '../db/projects.ts';
@@ -33,9 +34,39 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
  */
 export async function getProject(caller: Caller, id: string): Promise<projects.Project> {
   const project = isProjectId(id) ? await projects.findProject(caller.userId, id) : undefined;
-  if (!project) throw new NotFoundError(`Project ${id} was not found`);
+  if (!project) throw notFound(id);
   return project;
 }
 
 export const listProjects = (caller: Caller, page: PageRequest): Promise<Page<projects.Project>> =>
   projects.listProjects(caller.userId, page);
+
+const notFound = (id: string): NotFoundError => new NotFoundError(`Project ${id} was not found`);
+
+/** Changes the caller's project; 404 as for a get, also when it was deleted meanwhile. */
+export async function updateProject(
+  caller: Caller,
+  id: string,
+  input: UpdateProjectInput,
+): Promise<projects.Project> {
+  const updated = isProjectId(id)
+    ? await projects.updateProject(caller.userId, id, { ...input, updatedAt: isoNow() })
+    : undefined;
+  if (!updated) throw notFound(id);
+  return updated;
+}
+
+/**
+ * How long a DELETE spends removing deployments itself: a small project is gone entirely when the
+ * answer comes, and the purge consumer of the project's removal finishes a large one in the background.
+ */
+const INLINE_PURGE_MS = 1_000;
+
+/**
+ * Deletes the caller's project at once (it is 404 from then on, and so is a second DELETE), then
+ * its deployments: within the request while time allows, the rest in the background.
+ */
+export async function deleteProject(caller: Caller, id: string): Promise<void> {
+  if (!isProjectId(id) || !(await projects.deleteProject(caller.userId, id))) throw notFound(id);
+  await purgeProjectDeployments(id, clock.now() + INLINE_PURGE_MS);
+}

@@ -4,12 +4,12 @@ import { atMost, BranchName, DisplayName } from './common.ts';
 // An https URL or a GitHub-style `owner/name`.
 const REPOSITORY = /^(https:\/\/[^\s/$.?#][^\s]*|[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)$/;
 
+const Repository = z.string().check(atMost(2048), z.regex(REPOSITORY, 'must be an https URL or owner/name'));
+
 export const CreateProjectBody = z
   .strictObject({
     name: DisplayName,
-    repository: z.optional(
-      z.string().check(atMost(2048), z.regex(REPOSITORY, 'must be an https URL or owner/name')),
-    ),
+    repository: z.optional(Repository),
     productionBranch: z.optional(BranchName).register(z.globalRegistry, { default: 'main' }),
   })
   .register(z.globalRegistry, {
@@ -19,3 +19,25 @@ export const CreateProjectBody = z
   });
 
 export type CreateProjectInput = z.output<typeof CreateProjectBody>;
+
+/** The fields a PATCH may change: each as create validates it; `repository: null` removes it. */
+export const UpdateProjectBody = z
+  .strictObject({
+    name: z.optional(DisplayName),
+    repository: z.optional(z.nullable(Repository)),
+    productionBranch: z.optional(BranchName),
+  })
+  .check(
+    z.refine(
+      (body) => Object.keys(body).length > 0,
+      'must change at least one of name, repository and productionBranch',
+    ),
+  )
+  .register(z.globalRegistry, {
+    id: 'UpdateProjectBody',
+    description:
+      'At least one field; each is validated as when creating a project, and `repository: null` removes it. Unknown fields are refused (400 naming the field).',
+    examples: [{ name: 'web-app', productionBranch: 'release' }],
+  });
+
+export type UpdateProjectInput = z.output<typeof UpdateProjectBody>;

@@ -7,7 +7,7 @@ import {
   ReportDeploymentEventBody,
 } from './deployments.ts';
 import { CreateKeyBody } from './keys.ts';
-import { CreateProjectBody } from './projects.ts';
+import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
 /**
@@ -19,6 +19,7 @@ export const requestSchemas = {
   IdParams,
   PageQuery,
   CreateProjectBody,
+  UpdateProjectBody,
   CreateDeploymentBody,
   ReportDeploymentEventBody,
   ProjectDeploymentsQuery,

@@ -224,6 +224,8 @@ const expectedActions: Record<TableAccess, string[]> = {
   update: [...readActions, 'dynamodb:UpdateItem'].sort(),
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
   delete: [...readActions, 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+  remove: ['dynamodb:DeleteItem'],
+  purge: ['dynamodb:DeleteItem', 'dynamodb:Query'],
 };
 
 /** What the secrets extension's layer adds to the environment of a function that reads secrets. */
@@ -371,7 +373,9 @@ describe('PlatformStack', () => {
       [
         'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
         'Custom resource: the public key of the key-signing seed',
-        ...consumerHandlers().map((handler) => `webhooks: ${handler}`),
+        ...consumerHandlers().map((handler) =>
+          handler === 'purge-project' ? `projects: ${handler}` : `webhooks: ${handler}`,
+        ),
       ].sort(),
     );
   });

@@ -1,0 +1,56 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { indexes, tables } from '../shared/db/tables.ts';
+import { consumerFunction } from './consumer-function.ts';
+
+// The purge of a deleted project's deployments (functions/purge-project.ts), fed by the projects
+// table's stream, removals only. It may query the deployments' project index and delete
+// deployments, nothing else.
+
+export interface ProjectPurgeProps {
+  projects: ITable;
+  deployments: ITable;
+  logRetention: RetentionDays;
+}
+
+export class ProjectPurge extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ProjectPurgeProps) {
+    super(scope, id);
+    this.function = consumerFunction(this, 'Function', {
+      handler: 'purge-project',
+      area: 'projects',
+      timeout: Duration.seconds(30),
+      logRetention: props.logRetention,
+    });
+    this.function.addEnvironment(tables.deployments.envVar, props.deployments.tableName);
+    this.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [props.deployments.tableArn] }),
+    );
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [`${props.deployments.tableArn}/index/${indexes.deployments.byProject.name}`],
+      }),
+    );
+    this.function.addEventSource(
+      new DynamoEventSource(props.projects, {
+        startingPosition: StartingPosition.LATEST,
+        batchSize: 10,
+        // Only removals reach it; a batch it could not finish comes back, halved, for a day.
+        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE') })],
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: 100,
+        maxRecordAge: Duration.days(1),
+      }),
+    );
+  }
+}
