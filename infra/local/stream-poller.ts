@@ -19,7 +19,7 @@ import { localClient } from './dynamodb-local.ts';
 // not replayed) and picks up shards as they appear. A batch whose handler throws, or reports items
 // it failed on, is handed over again on the next round, as Lambda retries a batch.
 
-type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined | void>;
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
 
 /** A record as the SDK reads it, as Lambda hands it over (creation time in epoch seconds). */
 const asEventRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => {
