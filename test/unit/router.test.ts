@@ -24,7 +24,7 @@ describe('local routing follows the route table as API Gateway would', () => {
   });
 
   it('gives a known path with another method to the fallback, with the matched resource', () => {
-    expect(matchRequest('DELETE', '/v1/projects/prj_1')).toMatchObject({
+    expect(matchRequest('PUT', '/v1/projects/prj_1')).toMatchObject({
       resource: '/projects/{id}',
       route: { handler: 'platform-fallback' },
     });
