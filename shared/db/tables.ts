@@ -42,8 +42,9 @@ export const tables = {
     keepsUserData: true,
   },
   /**
-   * Responses of POSTs sent with an Idempotency-Key, one item per user and key (`<userId>#<key>`),
-   * kept for a day so that a retry gets the first answer instead of a second resource.
+   * Responses of POSTs sent with an Idempotency-Key, one item per user and key (the id is a digest of
+   * both; the body is sealed with the key, shared/http/sealed-response.ts), kept for a day so that a
+   * retry gets the first answer instead of a second resource.
    */
   idempotency: {
     envVar: 'IDEMPOTENCY_TABLE',

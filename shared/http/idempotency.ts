@@ -5,6 +5,7 @@ import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../er
 import { FUNCTION_TIMEOUT_SECONDS } from '../function-settings.ts';
 import { headerValue } from './headers.ts';
 import { withHeaders } from './responses.ts';
+import { open, recordIdOf, seal } from './sealed-response.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
 
 // `Idempotency-Key` on the POSTs of the versioned API (Stripe's semantics, the IETF draft's header):
@@ -58,7 +59,7 @@ export function idempotent(
     const { caller } = context.state;
     if (key === undefined || caller === undefined) return run(event, context);
 
-    const id = `${caller.userId}#${key}`;
+    const id = recordIdOf(caller.userId, key);
     const fingerprint = fingerprintOf(event, context.state.body);
     const now = nowSeconds();
     const claimed = await claim({
@@ -71,7 +72,7 @@ export function idempotent(
     if (claimed.outcome !== 'claimed' && claimed.fingerprint !== fingerprint) {
       throw new IdempotencyKeyReusedError(`This ${HEADER} was used with another request`);
     }
-    if (claimed.outcome === 'completed') return replayed(claimed.response);
+    if (claimed.outcome === 'completed') return replayed(open(claimed.response, caller.userId, key));
     if (claimed.outcome === 'in_progress') {
       throw new ConflictError(`A request with this ${HEADER} is still in progress; retry later`);
     }
@@ -86,7 +87,7 @@ export function idempotent(
       throw error;
     }
     if (response.statusCode >= 500) await release(id, fingerprint);
-    else await complete(id, fingerprint, stored(response));
+    else await complete(id, fingerprint, seal(stored(response), caller.userId, key));
     return response;
   };
 }

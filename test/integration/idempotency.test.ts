@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../shared/clock.ts';
 import { db } from '../../shared/db/client.ts';
+import { tableName } from '../../shared/db/tables.ts';
+import { recordIdOf } from '../../shared/http/sealed-response.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
@@ -183,6 +186,35 @@ describe('Idempotency-Key on POST /v1/projects', () => {
       expect(retry.headers.get('idempotency-replayed')).toBe('true');
       expect(retry.text).toBe(first.text);
     }
+  });
+});
+
+describe('the stored answer of a POST /v1/keys', () => {
+  it("keeps the new key's plaintext out of the table, yet replays it to the retry that holds the Idempotency-Key", async () => {
+    const { userId, key } = await newCaller();
+    const idempotencyKey = randomUUID();
+    const post = () =>
+      call(`${gateway.baseUrl}/keys`, {
+        method: 'POST',
+        key,
+        json: { name: 'leak-proof' },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    const first = await post();
+    const plaintext = (first.body as { apiKey: string }).apiKey;
+    expect(plaintext).toMatch(/^plat_/);
+    const { Item } = await db.send(
+      new GetCommand({
+        TableName: tableName('idempotency'),
+        Key: { id: recordIdOf(userId, idempotencyKey) },
+      }),
+    );
+    expect(Item?.state).toBe('completed');
+    expect(JSON.stringify(Item)).not.toContain(plaintext);
+    expect(JSON.stringify(Item)).not.toContain(idempotencyKey);
+    const retry = await post();
+    expect(retry.headers.get('idempotency-replayed')).toBe('true');
+    expect((retry.body as { apiKey: string }).apiKey).toBe(plaintext);
   });
 });
 

@@ -7,6 +7,7 @@ import { claim } from '../../../shared/db/idempotency.ts';
 import { tableName } from '../../../shared/db/tables.ts';
 import { errorShaping } from '../../../shared/http/error-response.ts';
 import { IDEMPOTENCY_TTL_SECONDS, idempotent } from '../../../shared/http/idempotency.ts';
+import { open, recordIdOf } from '../../../shared/http/sealed-response.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from '../../../shared/http/types.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
@@ -86,17 +87,23 @@ describe('Idempotency-Key', () => {
     expect(create.runs()).toBe(1);
   });
 
-  it('keeps the answer for 24 hours under the user and the key', async () => {
+  it('keeps the answer for 24 hours under a digest of the user and the key, its body sealed with the key', async () => {
     const me = user();
     await post(me, creator().handler, 'k-stored');
     const { Item } = await db.send(
-      new GetCommand({ TableName: tableName('idempotency'), Key: { id: `${me}#k-stored` } }),
+      new GetCommand({ TableName: tableName('idempotency'), Key: { id: recordIdOf(me, 'k-stored') } }),
     );
-    expect(Item).toMatchObject({
-      state: 'completed',
-      expiresAt: now + IDEMPOTENCY_TTL_SECONDS,
-      response: { statusCode: 201, body: JSON.stringify({ id: 'prj_1', run: 1 }) },
-    });
+    expect(Item).toMatchObject({ state: 'completed', expiresAt: now + IDEMPOTENCY_TTL_SECONDS });
+    const stored = Item?.response as { statusCode: number; headers: Record<string, string>; body: string };
+    expect(stored.statusCode).toBe(201);
+    // Neither the body nor the key can be read from the table (headers such as Location are kept
+    // as they are: they carry ids, never a secret).
+    expect(stored.body).not.toContain('prj_1');
+    expect(stored.body).not.toContain('run');
+    expect(JSON.stringify(Item)).not.toContain('k-stored');
+    expect(open(stored, me, 'k-stored').body).toBe(JSON.stringify({ id: 'prj_1', run: 1 }));
+    expect(() => open(stored, me, 'k-other')).toThrow();
+    expect(() => open(stored, user(), 'k-stored')).toThrow();
     expect(IDEMPOTENCY_TTL_SECONDS).toBe(24 * 60 * 60);
   });
 
@@ -147,7 +154,7 @@ describe('Idempotency-Key', () => {
   it('takes over a claim whose function died once the function timeout has passed', async () => {
     const me = user();
     await claim({
-      id: `${me}#k-died`,
+      id: recordIdOf(me, 'k-died'),
       fingerprint: 'x',
       nowSeconds: now,
       lockedUntil: now + 10,
