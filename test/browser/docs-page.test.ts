@@ -41,103 +41,100 @@ function trafficOf(page: RenderedPage, proxy: RecordingProxy, origin: string) {
   };
 }
 
-if (!chromium && !process.env.CI) {
-  // Jest does not list the names of a file whose every test is skipped: say why here.
-  console.warn(
-    'Docs page test skipped: no `chromium` on the PATH (apt-get install -y chromium). CI fails instead.',
+// A prerequisite like Java for DynamoDB Local: missing, the test fails saying how to install it
+// (.ci/run installs it), rather than passing by skipping.
+const browser = (): string => {
+  if (!chromium) {
+    throw new Error(
+      "No `chromium` on the PATH: install Debian's package (apt-get install -y chromium); .ci/run does",
+    );
+  }
+  return chromium;
+};
+
+describe('GET /docs in headless Chromium', () => {
+  let server: LocalServer;
+  let proxy: RecordingProxy;
+  beforeAll(async () => {
+    server = await startNpmStart();
+    proxy = await startRecordingProxy(server.backendUrl);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  it(
+    'shows every operation by its operationId, loading nothing from off the machine',
+    async () => {
+      await mkdir(ARTIFACTS, { recursive: true });
+      const screenshot = join(ARTIFACTS, 'docs-page.png');
+      const page = await renderPage(browser(), `${server.backendUrl}/docs`, {
+        proxyUrl: proxy.url,
+        screenshotPath: screenshot,
+        // Tall enough for the description and every operation in one picture.
+        windowSize: { width: 1280, height: 3000 },
+      });
+      const traffic = trafficOf(page, proxy, server.backendUrl);
+      const record = {
+        pageRequests: traffic.pageUrls,
+        chromium: page.requests,
+        throughProxy: proxy.requests,
+      };
+      await writeFile(join(ARTIFACTS, 'docs-page-requests.json'), `${JSON.stringify(record, null, 2)}\n`);
+
+      const operationIds = routes.flatMap((route) => (route.operationId ? [route.operationId] : []));
+      expect(operationIds.length).toBeGreaterThan(0);
+      expect(renderedOperationIds(page.dom).sort()).toEqual([...operationIds].sort());
+
+      // The page asked only the local server for anything, and every such request went through
+      // the recorder (so loopback traffic was not exempt from it). Whatever Chromium tried for
+      // itself (update checks, autofill) the recorder refused: it forwards to one origin only,
+      // which the next test shows. The full record is kept next to the screenshot.
+      expect(traffic.offMachine).toEqual([]);
+      expect(traffic.pageUrls).toEqual(
+        expect.arrayContaining([`${server.backendUrl}/docs`, `${server.backendUrl}/openapi.json`]),
+      );
+      expect(traffic.forwarded).toEqual(expect.arrayContaining(traffic.pageUrls));
+      const statusOf = (path: string) =>
+        proxy.requests.find((request) => request.target === `${server.backendUrl}${path}`)?.status;
+      expect([statusOf('/docs'), statusOf('/openapi.json')]).toEqual([200, 200]);
+    },
+    BROWSER_TIMEOUT_MS,
   );
-  // biome-ignore lint/suspicious/noSkippedTests: the one deliberate skip, only where no Chromium is installed and not in CI (which fails instead); the warning above says so
-  test.skip('the docs page in headless Chromium: SKIPPED, no `chromium` on the PATH (apt-get install -y chromium; CI must have it)', () => {});
-} else {
-  const browser = (): string => {
-    if (!chromium) throw new Error('No `chromium` on the PATH: CI must install it (.ci/run does)');
-    return chromium;
-  };
+});
 
-  describe('GET /docs in headless Chromium', () => {
-    let server: LocalServer;
-    let proxy: RecordingProxy;
-    beforeAll(async () => {
-      server = await startNpmStart();
-      proxy = await startRecordingProxy(server.backendUrl);
-    });
-    afterAll(async () => {
-      await proxy?.close();
-      await server?.stop();
-    });
-
-    it(
-      'shows every operation by its operationId, loading nothing from off the machine',
-      async () => {
-        await mkdir(ARTIFACTS, { recursive: true });
-        const screenshot = join(ARTIFACTS, 'docs-page.png');
-        const page = await renderPage(browser(), `${server.backendUrl}/docs`, {
-          proxyUrl: proxy.url,
-          screenshotPath: screenshot,
-          // Tall enough for the description and every operation in one picture.
-          windowSize: { width: 1280, height: 3000 },
-        });
-        const traffic = trafficOf(page, proxy, server.backendUrl);
-        const record = {
-          pageRequests: traffic.pageUrls,
-          chromium: page.requests,
-          throughProxy: proxy.requests,
-        };
-        await writeFile(join(ARTIFACTS, 'docs-page-requests.json'), `${JSON.stringify(record, null, 2)}\n`);
-
-        const operationIds = routes.flatMap((route) => (route.operationId ? [route.operationId] : []));
-        expect(operationIds.length).toBeGreaterThan(0);
-        expect(renderedOperationIds(page.dom).sort()).toEqual([...operationIds].sort());
-
-        // The page asked only the local server for anything, and every such request went through
-        // the recorder (so loopback traffic was not exempt from it). Whatever Chromium tried for
-        // itself (update checks, autofill) the recorder refused: it forwards to one origin only,
-        // which the next test shows. The full record is kept next to the screenshot.
-        expect(traffic.offMachine).toEqual([]);
-        expect(traffic.pageUrls).toEqual(
-          expect.arrayContaining([`${server.backendUrl}/docs`, `${server.backendUrl}/openapi.json`]),
+describe('the off-machine check itself', () => {
+  it(
+    'notices when a page reaches for another machine, and lets none of it out',
+    async () => {
+      // A page that would break the rule, served on loopback: the check above must be able to fail.
+      const leaky = createServer((_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(
+          '<script src="https://cdn.example.com/swagger-ui.js"></script><img src="http://example.com/pixel.png">',
         );
-        expect(traffic.forwarded).toEqual(expect.arrayContaining(traffic.pageUrls));
-        const statusOf = (path: string) =>
-          proxy.requests.find((request) => request.target === `${server.backendUrl}${path}`)?.status;
-        expect([statusOf('/docs'), statusOf('/openapi.json')]).toEqual([200, 200]);
-      },
-      BROWSER_TIMEOUT_MS,
-    );
-  });
-
-  describe('the off-machine check itself', () => {
-    it(
-      'notices when a page reaches for another machine, and lets none of it out',
-      async () => {
-        // A page that would break the rule, served on loopback: the check above must be able to fail.
-        const leaky = createServer((_req, res) => {
-          res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-          res.end(
-            '<script src="https://cdn.example.com/swagger-ui.js"></script><img src="http://example.com/pixel.png">',
-          );
-        });
-        await new Promise<void>((resolve) => leaky.listen(0, '127.0.0.1', resolve));
-        const origin = `http://127.0.0.1:${(leaky.address() as AddressInfo).port}`;
-        const leakyProxy = await startRecordingProxy(origin);
-        try {
-          const page = await renderPage(browser(), `${origin}/`, { proxyUrl: leakyProxy.url });
-          const traffic = trafficOf(page, leakyProxy, origin);
-          expect(traffic.offMachine.sort()).toEqual([
-            'http://example.com/pixel.png',
-            'https://cdn.example.com/swagger-ui.js',
-          ]);
-          expect(traffic.refused).toEqual(
-            expect.arrayContaining(['cdn.example.com:443', 'http://example.com/pixel.png']),
-          );
-          expect(traffic.forwarded.every((url) => url.startsWith(`${origin}/`))).toBe(true);
-        } finally {
-          await leakyProxy.close();
-          leaky.closeAllConnections();
-          await new Promise((resolve) => leaky.close(resolve));
-        }
-      },
-      BROWSER_TIMEOUT_MS,
-    );
-  });
-}
+      });
+      await new Promise<void>((resolve) => leaky.listen(0, '127.0.0.1', resolve));
+      const origin = `http://127.0.0.1:${(leaky.address() as AddressInfo).port}`;
+      const leakyProxy = await startRecordingProxy(origin);
+      try {
+        const page = await renderPage(browser(), `${origin}/`, { proxyUrl: leakyProxy.url });
+        const traffic = trafficOf(page, leakyProxy, origin);
+        expect(traffic.offMachine.sort()).toEqual([
+          'http://example.com/pixel.png',
+          'https://cdn.example.com/swagger-ui.js',
+        ]);
+        expect(traffic.refused).toEqual(
+          expect.arrayContaining(['cdn.example.com:443', 'http://example.com/pixel.png']),
+        );
+        expect(traffic.forwarded.every((url) => url.startsWith(`${origin}/`))).toBe(true);
+      } finally {
+        await leakyProxy.close();
+        leaky.closeAllConnections();
+        await new Promise((resolve) => leaky.close(resolve));
+      }
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+});
