@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type ParamsAndSecretsLayerVersion, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  type Function as LambdaFunction,
+  type ParamsAndSecretsLayerVersion,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import {
   type BundlingOptions,
   NodejsFunction,
@@ -87,7 +93,7 @@ export interface EndpointFunctionProps {
   route: Route;
   /** Every table of the stack; the function binds only those its row names. */
   tables: Record<TableKey, ITable>;
-  /** Variables every function gets (table variables are added by `bindTable`). */
+  /** Variables every function gets (table variables are added by `bindTable`, with their grants). */
   environment?: Record<string, string>;
   /** Every secret of the stack; the function may read only those its row names. */
   secrets: Record<SecretName, ISecret>;
@@ -146,7 +152,7 @@ export class EndpointFunction extends NodejsFunction {
     this.route = route;
     for (const key of tableKeys) {
       const access = route.tables[key];
-      if (access) this.bindTable(key, props.tables[key], access);
+      if (access) bindTable(this, key, props.tables[key], TABLE_ACTIONS[access]);
     }
     for (const name of route.secrets ?? []) this.bindSecret(name, props.secrets[name]);
   }
@@ -156,22 +162,29 @@ export class EndpointFunction extends NodejsFunction {
     this.addEnvironment(arnVariableOf(name), secret.secretArn);
     secret.grantRead(this);
   }
+}
 
-  /** Binds a table to this function: the variable that carries its name and the least-privilege grant, together. */
-  bindTable(key: TableKey, table: ITable, access: TableAccess): void {
-    this.addEnvironment(tables[key].envVar, table.tableName);
-    const actions = [...TABLE_ACTIONS[access]];
-    this.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn] }));
-    // Queries may read the table's indexes, each by name: no `index/*`, and no writes "on" an index.
-    const indexNames = Object.keys((tables[key] as TableDefinition).indexes ?? {});
-    if (actions.includes('dynamodb:Query') && indexNames.length > 0) {
-      this.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:Query'],
-          resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
-        }),
-      );
-    }
+/**
+ * Binds a table to a function (a route's or a consumer's): the variable that carries its name and
+ * exactly `actions` on it, together. Queries may read its indexes, each by name: no `index/*`, and no
+ * writes "on" an index.
+ */
+export function bindTable(
+  fn: LambdaFunction,
+  key: TableKey,
+  table: ITable,
+  actions: readonly string[],
+): void {
+  fn.addEnvironment(tables[key].envVar, table.tableName);
+  fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
+  const indexNames = Object.keys((tables[key] as TableDefinition).indexes ?? {});
+  if (actions.includes('dynamodb:Query') && indexNames.length > 0) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
+      }),
+    );
   }
 }
 

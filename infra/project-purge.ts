@@ -1,17 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { indexes, tables } from '../shared/db/tables.ts';
 import { consumerFunction } from './consumer-function.ts';
+import { bindTable, TABLE_ACTIONS } from './endpoint-function.ts';
 
 // The purge of a deleted project's deployments (functions/purge-project.ts), fed by the projects
-// table's stream, removals only. It may query the deployments' project index and delete
-// deployments, nothing else.
+// table's stream, removals only. It may query deployments (their indexes by name) and delete them,
+// nothing else.
 
 export interface ProjectPurgeProps {
   projects: ITable;
@@ -30,16 +29,8 @@ export class ProjectPurge extends Construct {
       timeout: Duration.seconds(30),
       logRetention: props.logRetention,
     });
-    this.function.addEnvironment(tables.deployments.envVar, props.deployments.tableName);
-    this.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['dynamodb:DeleteItem'], resources: [props.deployments.tableArn] }),
-    );
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:Query'],
-        resources: [`${props.deployments.tableArn}/index/${indexes.deployments.byProject.name}`],
-      }),
-    );
+    // The same calls as the DELETE's own purge (its row's `purge` access).
+    bindTable(this.function, 'deployments', props.deployments, TABLE_ACTIONS.purge);
     this.function.addEventSource(
       new DynamoEventSource(props.projects, {
         startingPosition: StartingPosition.LATEST,

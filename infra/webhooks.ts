@@ -8,9 +8,9 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
-import { type TableKey, tables } from '../shared/db/tables.ts';
+import type { TableKey } from '../shared/db/tables.ts';
 import { consumerFunction } from './consumer-function.ts';
-import type { EndpointFunction } from './endpoint-function.ts';
+import { bindTable, type EndpointFunction } from './endpoint-function.ts';
 
 // Webhooks in the stack. Changes leave the projects and deployments tables through their streams;
 // the fan-out function turns each into one message per interested subscription on the delivery
@@ -62,7 +62,7 @@ export class Webhooks extends Construct {
     this.logRetention = props.logRetention;
     if (!fanOutConsumer) throw new Error('No webhook-fan-out consumer in shared/consumers.ts');
     this.fanOut = this.addFunction('FanOut', fanOutConsumer.handler, Duration.seconds(30));
-    this.bindTable(this.fanOut, 'webhooks', props.tables.webhooks, ['dynamodb:Query']);
+    bindTable(this.fanOut, 'webhooks', props.tables.webhooks, ['dynamodb:Query']);
     this.bindQueue(this.fanOut);
     for (const key of fanOutConsumer.streams) {
       this.fanOut.addEventSource(
@@ -79,11 +79,8 @@ export class Webhooks extends Construct {
     }
 
     this.delivery = this.addFunction('Delivery', deliveryConsumer.handler, DELIVERY_TIMEOUT);
-    this.bindTable(this.delivery, 'webhooks', props.tables.webhooks, [
-      'dynamodb:GetItem',
-      'dynamodb:UpdateItem',
-    ]);
-    this.bindTable(this.delivery, 'webhookDeliveries', props.tables.webhookDeliveries, ['dynamodb:PutItem']);
+    bindTable(this.delivery, 'webhooks', props.tables.webhooks, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    bindTable(this.delivery, 'webhookDeliveries', props.tables.webhookDeliveries, ['dynamodb:PutItem']);
     this.bindQueue(this.delivery);
     this.deadLetterQueue.grantSendMessages(this.delivery);
     this.delivery.addEnvironment('WEBHOOK_DEAD_LETTER_QUEUE_URL', this.deadLetterQueue.queueUrl);
@@ -114,12 +111,6 @@ export class Webhooks extends Construct {
       timeout,
       logRetention: this.logRetention,
     });
-  }
-
-  /** The variable with a table's name and exactly the actions given, on that table only. */
-  private bindTable(fn: NodejsFunction, key: TableKey, table: ITable, actions: readonly string[]): void {
-    fn.addEnvironment(tables[key].envVar, table.tableName);
-    table.grant(fn, ...actions);
   }
 
   /** Sending to the delivery queue: its URL and SendMessage on it. */

@@ -2,6 +2,7 @@ import { clock } from '#shared/clock.ts';
 import { listUnfinished } from '#shared/db/deployments.ts';
 import { advanceDeployment } from '#shared/domain/deployments.ts';
 import { ConflictError, NotFoundError } from '#shared/errors.ts';
+import { every, type Repeating } from './every.ts';
 
 // `LOCAL_BUILDER=1 npm start`: a stand-in for a build system, so that someone trying the API locally
 // sees deployments move. Every deployment that has sat `delayMs` in `queued` goes to `building`,
@@ -49,28 +50,11 @@ async function tick({ delayMs, ownerId }: LocalBuilderSettings): Promise<void> {
 }
 
 /** Starts polling; `stop` resolves once the current round is over. */
-export function startLocalBuilder(settings: LocalBuilderSettings): { stop(): Promise<void> } {
-  let stopped = false;
-  let round: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    timer = setTimeout(() => {
-      round = tick(settings)
-        .catch((error: unknown) => {
-          // The store may be restarting (npm start supervises it): log and try again next round.
-          console.error(`local builder: ${error instanceof Error ? error.message : String(error)}`);
-        })
-        .finally(() => {
-          if (!stopped) schedule();
-        });
-    }, settings.pollMs);
-  };
-  schedule();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
+export function startLocalBuilder(settings: LocalBuilderSettings): Repeating {
+  return every(settings.pollMs, () =>
+    tick(settings).catch((error: unknown) => {
+      // The store may be restarting (npm start supervises it): log and try again next round.
+      console.error(`local builder: ${error instanceof Error ? error.message : String(error)}`);
+    }),
+  );
 }

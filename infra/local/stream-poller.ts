@@ -12,6 +12,7 @@ import { type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import { logError } from '#shared/http/log.ts';
 import { localClient } from './dynamodb-local.ts';
+import { every } from './every.ts';
 
 // The local stand-in for Lambda's DynamoDB stream event source: reads DynamoDB Local's streams
 // (its DynamoDB Streams API) and hands each batch of records to the consumer's handler module, the
@@ -154,31 +155,19 @@ export async function startStreamPoller(
   };
 
   for (const feed of feeds) await discover(feed, true);
-  let stopped = false;
-  let round: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    timer = setTimeout(() => {
-      round = Promise.all(
-        feeds.map((feed) =>
-          read(feed).catch((error: unknown) => {
-            // The store may be restarting (npm start supervises it): try again next round.
-            logError('local stream poller: round failed', { table: feed.table }, error);
-          }),
-        ),
-      )
-        .then(() => undefined)
-        .finally(() => {
-          if (!stopped) schedule();
-        });
-    }, intervalMs);
-  };
-  schedule();
+  const polling = every(intervalMs, async () => {
+    await Promise.all(
+      feeds.map((feed) =>
+        read(feed).catch((error: unknown) => {
+          // The store may be restarting (npm start supervises it): try again next round.
+          logError('local stream poller: round failed', { table: feed.table }, error);
+        }),
+      ),
+    );
+  });
   return {
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
+      await polling.stop();
       streams.destroy();
       dynamodb.destroy();
     },

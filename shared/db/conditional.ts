@@ -1,7 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  type PutCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { db } from './client.ts';
 
 /**
  * Runs a conditional write. A failed condition returns `{ failed: true, old }` with the item as it
@@ -38,5 +43,33 @@ export async function putNew(
   );
   if (put.failed && !isDeepStrictEqual(put.old, input.Item)) {
     throw new Error(`An item with the same key as a new one already exists in ${input.TableName}`);
+  }
+}
+
+/** Transactions cancelled for racing another on the same item are tried this often, briefly. */
+const TRANSACTION_ATTEMPTS = 4;
+
+const cancellationReasons = (error: unknown): string[] | undefined =>
+  error instanceof TransactionCanceledException
+    ? (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None')
+    : undefined;
+
+/**
+ * Runs a transaction whose first item carries the condition that decides it: false when that
+ * condition failed. DynamoDB cancels transactions that race on the same item (DynamoDB Local never
+ * does); those are tried again after a short random wait, and on the retry the winner's write
+ * decides. `input` gets the attempt number (1, 2, …), for a ClientRequestToken per attempt.
+ */
+export async function transactWrite(input: (attempt: number) => TransactWriteCommandInput): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand(input(attempt)));
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      if (!reasons?.includes('TransactionConflict') || attempt >= TRANSACTION_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
+    }
   }
 }

@@ -1,10 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { ConflictError } from '../errors.ts';
 import type { PageRequest } from '../schemas/common.ts';
 import type { User as UserSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
+import { transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
 
@@ -38,16 +38,11 @@ const toUser = (item: Record<string, unknown>): User => ({
   createdAt: String(item.createdAt),
 });
 
-const reasonsOf = (error: unknown): string[] =>
-  error instanceof TransactionCanceledException
-    ? (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None')
-    : [];
-
-const CONFLICT_RETRIES = 3;
-
 /** Stores a new user; ConflictError when the email is taken (checked atomically, not read first). */
 export async function insertUser(user: User, passwordHash: string): Promise<void> {
-  const write = new TransactWriteCommand({
+  // The email's marker comes first: its condition is the one that makes a taken email a 409, also
+  // on the retry of a transaction that raced another registration of the same email.
+  const stored = await transactWrite(() => ({
     TransactItems: [
       {
         Put: {
@@ -64,22 +59,8 @@ export async function insertUser(user: User, passwordHash: string): Promise<void
         },
       },
     ],
-  });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await db.send(write);
-      return;
-    } catch (error) {
-      const reasons = reasonsOf(error);
-      if (reasons[0] === 'ConditionalCheckFailed')
-        throw new ConflictError('A user with this email already exists');
-      // DynamoDB cancels transactions that race on the same item (DynamoDB Local never does):
-      // try again, and the winner's marker turns the retry into a clean 409.
-      const raced = reasons.includes('TransactionConflict');
-      if (!raced || attempt >= CONFLICT_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
-    }
-  }
+  }));
+  if (!stored) throw new ConflictError('A user with this email already exists');
 }
 
 export async function findCredentials(email: string): Promise<Credentials | undefined> {

@@ -1,11 +1,10 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import type { SubscribedEvent } from '../domain/webhook-events.ts';
 import type { PageRequest } from '../schemas/common.ts';
 import type { Webhook as WebhookSchema } from '../schemas/resources.ts';
 import { db } from './client.ts';
-import { conditionally } from './conditional.ts';
+import { conditionally, transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
@@ -52,14 +51,6 @@ const toStoredWebhook = (item: Record<string, unknown>): StoredWebhook => ({
   ...(typeof item.failingSince === 'string' ? { failingSince: item.failingSince } : {}),
 });
 
-/** Transactions on one owner's counter that race are cancelled whole: they are tried again, briefly. */
-const CONFLICT_ATTEMPTS = 4;
-
-const reasonsOf = (error: unknown): (string | undefined)[] | undefined =>
-  error instanceof TransactionCanceledException
-    ? (error.CancellationReasons ?? []).map((reason) => reason.Code)
-    : undefined;
-
 /**
  * Stores a new subscription unless the owner has `max` already: false then. The counter's update
  * and the put are one transaction; its token makes the SDK's retry of a lost response a no-op. Two
@@ -71,39 +62,27 @@ export async function putWebhook(
   max: number,
 ): Promise<boolean> {
   const { description, ...rest } = webhook;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          ClientRequestToken: `${webhook.id}-${attempt}`,
-          TransactItems: [
-            {
-              Update: {
-                TableName: table(),
-                Key: { ownerId, id: COUNT_ID },
-                UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
-                ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
-                ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
-              },
-            },
-            {
-              Put: {
-                TableName: table(),
-                Item: { ownerId, ...rest, ...(description === null ? {} : { description }) },
-                ConditionExpression: 'attribute_not_exists(id)',
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      const reasons = reasonsOf(error);
-      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-      if (!reasons?.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
-    }
-  }
+  return transactWrite((attempt) => ({
+    ClientRequestToken: `${webhook.id}-${attempt}`,
+    TransactItems: [
+      {
+        Update: {
+          TableName: table(),
+          Key: { ownerId, id: COUNT_ID },
+          UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
+          ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
+        },
+      },
+      {
+        Put: {
+          TableName: table(),
+          Item: { ownerId, ...rest, ...(description === null ? {} : { description }) },
+          ConditionExpression: 'attribute_not_exists(id)',
+        },
+      },
+    ],
+  }));
 }
 
 /** The owner's subscription with its secret (the delivery, the ping), or undefined. */
@@ -207,39 +186,27 @@ export async function updateWebhook(
 /** Deletes a subscription and gives its place back under the limit, together; false when there is none. */
 export async function deleteWebhook(ownerId: string, id: string): Promise<boolean> {
   if (!id.startsWith(ID_PREFIX)) return false;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: table(),
-                Key: { ownerId, id },
-                ConditionExpression: 'attribute_exists(id)',
-              },
-            },
-            {
-              Update: {
-                TableName: table(),
-                Key: { ownerId, id: COUNT_ID },
-                UpdateExpression: 'SET subscriptions = subscriptions - :one',
-                ConditionExpression: 'subscriptions > :zero',
-                ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      const reasons = reasonsOf(error);
-      // Gone already, also when the SDK's retry of a delete whose answer was lost finds it gone.
-      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-      if (!reasons?.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
-    }
-  }
+  // False also when the SDK's retry of a delete whose answer was lost finds it gone.
+  return transactWrite(() => ({
+    TransactItems: [
+      {
+        Delete: {
+          TableName: table(),
+          Key: { ownerId, id },
+          ConditionExpression: 'attribute_exists(id)',
+        },
+      },
+      {
+        Update: {
+          TableName: table(),
+          Key: { ownerId, id: COUNT_ID },
+          UpdateExpression: 'SET subscriptions = subscriptions - :one',
+          ConditionExpression: 'subscriptions > :zero',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        },
+      },
+    ],
+  }));
 }
 
 /** A failed attempt starts the failure streak, unless one is running. */
