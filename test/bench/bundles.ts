@@ -7,6 +7,7 @@
 // BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 16) trade time for precision.
 // BENCH_CREDENTIALS=sdk bundles the functions with the SDK's default credential chain (as before
 // infra/lambda/credentials.ts), to compare.
+import './quiet.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { localEnvironment } from '../../infra/local/environment.ts';
 import { coldRounds } from './cold-rounds.ts';
 import { printReport } from './report.ts';
 import { makeBenchData } from './setup.ts';
+import { startStandIns } from './stand-ins.ts';
 import { synthesize } from './synth.ts';
 import { listen } from './warm.ts';
 import { warmPhase } from './warm-phase.ts';
@@ -28,7 +30,6 @@ const outdir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
 const dynamo = await startDynamoDbLocal({ port: await freePort() });
 try {
   Object.assign(process.env, localEnvironment(dynamo.endpoint), {
-    LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_MAX: '100000',
     ANONYMOUS_RATE_LIMIT_MAX: '100000',
   });
@@ -50,7 +51,9 @@ try {
   const data = await makeBenchData(servers.gateway, COLD_ROUNDS);
 
   console.log(`cold: ${synthesized.functions.length + 2} bundles x ${COLD_ROUNDS} rounds...`);
-  const cold = await coldRounds(synthesized, data, dynamo.endpoint, COLD_ROUNDS);
+  const standIns = await startStandIns();
+  const cold = await coldRounds(synthesized, data, dynamo.endpoint, standIns, COLD_ROUNDS);
+  await standIns.close();
   console.log(`warm: 2 requests x 2 servers x ${WARM_ROUNDS} rounds...\n`);
   const warm = await warmPhase(servers, data, WARM_ROUNDS, WARM_PER_ROUND);
   printReport(cold, warm);

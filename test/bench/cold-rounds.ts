@@ -6,8 +6,18 @@ import {
   lambdaEnvironment,
   type SynthesizedFunction,
 } from '../support/lambda-bundles.ts';
-import { changesDeployment, eventFor, requestFor, routeOfFunction } from './requests.ts';
+import {
+  changesDeployment,
+  createsWebhook,
+  deletesOwnThing,
+  eventFor,
+  noOpEventOf,
+  outcomeOf,
+  requestFor,
+  routeOfFunction,
+} from './requests.ts';
 import type { BenchSetup } from './setup.ts';
+import type { StandIns } from './stand-ins.ts';
 import { rotated } from './stats.ts';
 import type { Synthesized } from './synth.ts';
 
@@ -15,7 +25,8 @@ import type { Synthesized } from './synth.ts';
 // drifts during the run (the machine's load, DynamoDB Local's JIT, the tables' size) falls on all
 // of them alike; a round's samples are compared with the bare handler's of the same round.
 
-export type ColdSample = Omit<ColdInvocation, 'result'> & { status: number };
+/** `outcome`: the HTTP status of a route's answer, or what a consumer's answer was (requests.ts). */
+export type ColdSample = Omit<ColdInvocation, 'result'> & { outcome: string };
 
 export interface ColdRow {
   /** `get-project GET /projects/{id}`: the handler and the row its event is for. */
@@ -24,8 +35,8 @@ export interface ColdRow {
   gzipBytes: number;
   /** One per round, in round order. */
   samples: ColdSample[];
-  /** Statuses of a successful invocation. */
-  expected: number[];
+  /** Outcomes of a successful invocation. */
+  expected: string[];
 }
 
 interface Plan {
@@ -34,7 +45,7 @@ interface Plan {
   eventOf: (round: number) => Promise<unknown>;
 }
 
-function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf'], expected: number[]): Plan {
+function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf'], expected: string[]): Plan {
   const code = readFileSync(fn.bundle);
   return {
     row: { label, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength, samples: [], expected },
@@ -43,21 +54,34 @@ function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf']
   };
 }
 
-function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan {
+/**
+ * A function's plan: a route's gets a real request; a consumer or the custom resource an event it
+ * answers without a call (so its first invocation is its cold start and a no-op); a function that
+ * is not ours (CDK's provider framework) none.
+ */
+function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan | undefined {
   const route = routeOfFunction(fn.name);
-  if (!route) throw new Error(`No route row for the function ${fn.name}`);
+  if (!route) {
+    const noOp = noOpEventOf(fn.name);
+    return noOp && planOf(fn, noOp.label, async () => noOp.event, noOp.expected);
+  }
   // Fresh keys (and deployment) for every invocation, made before its process starts: not timed.
   const eventOf = async (round: number) => {
-    const [caller, spare] = [await data.issueKey(), await data.issueKey()];
+    const owner = createsWebhook(route) ? `usr_bench_hooks_${round}_${Date.now().toString(36)}` : undefined;
+    const [caller, spare] = [await data.issueKey(owner), await data.issueKey()];
     const disposables = { key: caller.apiKey, spareKeyId: spare.id };
     const deploymentId = changesDeployment(route) ? await data.newDeployment() : undefined;
-    return eventFor(requestFor(route, data, round, { ...disposables, deploymentId }), round);
+    const deleted = deletesOwnThing(route);
+    const projectId = deleted && route.path.startsWith('/projects') ? await data.newProject() : undefined;
+    const webhookId = deleted && route.path.startsWith('/webhooks') ? await data.newWebhook() : undefined;
+    const request = requestFor(route, data, round, { ...disposables, deploymentId, projectId, webhookId });
+    return eventFor(request, round);
   };
   return planOf(
     fn,
     `${route.handler} ${route.method} ${route.path}`,
     eventOf,
-    requestFor(route, data, 0).expected,
+    requestFor(route, data, 0).expected.map(String),
   );
 }
 
@@ -67,6 +91,8 @@ export interface ColdRows {
   functions: ColdRow[];
   /** Variants of one function (test/bench/synth.ts), outside the summary. */
   variants: ColdRow[];
+  /** Functions in the stack that are not ours (CDK's), by description: not measured. */
+  skipped: string[];
 }
 
 /** Cold starts of the bare handlers and every function. */
@@ -74,29 +100,36 @@ export async function coldRounds(
   synthesized: Synthesized,
   data: BenchSetup,
   endpoint: string,
+  standIns: StandIns,
   rounds: number,
 ): Promise<ColdRows> {
   const bareEvent = async () => ({ ownerId: data.ownerId, id: data.projectId });
-  const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, [200]);
-  const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, [200]);
-  const functions = synthesized.functions.map((fn) => functionPlan(fn, data));
-  const variants = synthesized.variants.map(({ label, fn }) => {
+  const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, ['200']);
+  const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, ['200']);
+  const planned = synthesized.functions.map((fn) => ({ fn, plan: functionPlan(fn, data) }));
+  const functions = planned.flatMap(({ plan }) => (plan ? [plan] : []));
+  const skipped = planned.flatMap(({ fn, plan }) => (plan ? [] : [fn.name]));
+  const variants = synthesized.variants.flatMap(({ label, fn }) => {
     const plan = functionPlan(fn, data);
+    if (!plan) throw new Error(`The variant ${label} is of no function the bench knows`);
     plan.row.label = label;
-    return plan;
+    return [plan];
   });
   const plans = [bare, bareLean, ...functions, ...variants];
   for (let round = 0; round < rounds; round++) {
     for (const { row, fn, eventOf } of rotated(plans, round)) {
       const event = await eventOf(round);
-      const { result, ...times } = await invokeCold(
-        fn.bundle,
-        lambdaEnvironment(fn.variables, endpoint),
-        event,
-      );
-      row.samples.push({ ...times, status: result.statusCode });
+      const env = { ...lambdaEnvironment(fn.variables, endpoint), ...standIns.environmentFor(fn.variables) };
+      const { result, ...times } = await invokeCold(fn.bundle, env, event);
+      row.samples.push({ ...times, outcome: outcomeOf(result) });
     }
   }
   const rows = (list: Plan[]) => list.map((plan) => plan.row);
-  return { bare: bare.row, bareLean: bareLean.row, functions: rows(functions), variants: rows(variants) };
+  return {
+    bare: bare.row,
+    bareLean: bareLean.row,
+    functions: rows(functions),
+    variants: rows(variants),
+    skipped,
+  };
 }

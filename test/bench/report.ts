@@ -56,8 +56,8 @@ const LABEL_WIDTH = 44;
 
 function coldLine(row: ColdRow, bare: ColdRow): string {
   const ratios = ratiosOf(row, bare);
-  const statuses = [...new Set(row.samples.map((sample) => sample.status))];
-  const unexpected = statuses.some((status) => !row.expected.includes(status));
+  const outcomes = [...new Set(row.samples.map((sample) => sample.outcome))];
+  const unexpected = outcomes.some((outcome) => !row.expected.includes(outcome));
   const label = row.label.length < LABEL_WIDTH ? row.label : `${row.label.slice(0, LABEL_WIDTH - 2)}…`;
   const pair = (value: string, ratio: number) => `${value.padStart(9)}${times(ratio).padStart(7)}`;
   return [
@@ -68,7 +68,7 @@ function coldLine(row: ColdRow, bare: ColdRow): string {
     pair(ms(of(row, 'requireCpuMs')), ratios.requireCpuMs),
     pair(ms(of(row, 'firstInvocationMs')), ratios.firstInvocationMs),
     pair(ms(of(row, 'firstInvocationCpuMs')), ratios.firstInvocationCpuMs),
-    `  ${statuses.join('/')}${unexpected ? ' UNEXPECTED' : ''}`,
+    `  ${outcomes.join('/')}${unexpected ? ' UNEXPECTED' : ''}`,
   ].join('');
 }
 
@@ -76,8 +76,9 @@ function printCold(cold: ColdRows): void {
   const head = ['size', 'gzip', 'require', 'require cpu', 'first call', 'first call cpu'].map((title) =>
     title.padStart(16),
   );
-  console.log(`${'bundle'.padEnd(LABEL_WIDTH)}${head.join('')}  status`);
+  console.log(`${'bundle'.padEnd(LABEL_WIDTH)}${head.join('')}  outcome`);
   for (const row of [cold.bare, cold.bareLean, ...cold.functions]) console.log(coldLine(row, cold.bare));
+  for (const name of cold.skipped) console.log(`(not ours, not measured: ${name})`);
   console.log('(the same function, for the cost of readable stack traces; not in the summary)');
   for (const row of cold.variants) console.log(coldLine(row, cold.bare));
   console.log(

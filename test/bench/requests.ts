@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest, PLATFORM_STAGE } from '../../infra/local/router.ts';
+import { consumerHandlers } from '../../shared/consumers.ts';
 import { type Route, routes } from '../../shared/routes.ts';
 
 // One representative, successful request per function, as API Gateway would send it: an admin's
@@ -12,6 +13,8 @@ export interface BenchData {
   adminKey: string;
   projectId: string;
   deploymentId: string;
+  /** A webhook of the admin's on a public address (a documentation one: nothing is delivered). */
+  webhookId: string;
   /** Registered users, one per round: login allows only a few attempts per email and window. */
   loginUsers: { email: string; password: string }[];
   /** Distinguishes this run's new emails from earlier runs' (DynamoDB Local may keep a file). */
@@ -35,21 +38,77 @@ export function routeOfFunction(name: string): Route | undefined {
   return routes.find((route) => route.api === match?.[1] && `${route.method} ${route.path}` === first);
 }
 
-/** What one request may use up: the key it is made with, a key it may revoke, a deployment it may change. */
+/**
+ * What one request may use up: the key it is made with, a key it may revoke, a deployment it may
+ * change, a project or webhook it may delete.
+ */
 export interface Disposables {
   key: string;
   spareKeyId: string;
   deploymentId?: string;
+  projectId?: string;
+  webhookId?: string;
+}
+
+/** The URL of the bench's webhooks: https on a documentation address (RFC 5737), never called. */
+export const BENCH_WEBHOOK_URL = 'https://203.0.113.80/bench';
+
+/** The custom resource's function (infra/platform-stack.ts), by its description. */
+const CUSTOM_RESOURCE = /^Custom resource: /;
+
+/**
+ * An event a function that no route runs answers without a call, so that its first invocation
+ * times its cold start: an empty batch for a consumer (`<area>: <handler>`), a Delete for the
+ * custom resource. Undefined for a function that is not ours (CDK's provider framework).
+ */
+export function noOpEventOf(name: string): { label: string; event: unknown; expected: string[] } | undefined {
+  const consumer = consumerHandlers().find((handler) => name.endsWith(`: ${handler}`));
+  if (consumer) {
+    return { label: `${consumer} (empty batch)`, event: { Records: [] }, expected: ['batch', 'done'] };
+  }
+  if (CUSTOM_RESOURCE.test(name)) {
+    const event = { RequestType: 'Delete', PhysicalResourceId: 'key-signing-public-key' };
+    return { label: 'key-signing-public-key (Delete)', event, expected: ['Delete'] };
+  }
+  return undefined;
+}
+
+/**
+ * What an invocation answered, in one word: a status, `batch` (a batch answered without failures),
+ * `done` (a consumer that answers nothing: its batch fails only by throwing), or `Delete` (the
+ * custom resource's answer).
+ */
+export function outcomeOf(result: unknown): string {
+  if (result === undefined || result === null) return 'done';
+  const answer = (result ?? {}) as {
+    statusCode?: number;
+    batchItemFailures?: unknown[];
+    PhysicalResourceId?: string;
+  };
+  if (answer.statusCode !== undefined) return String(answer.statusCode);
+  if (answer.batchItemFailures) return answer.batchItemFailures.length === 0 ? 'batch' : 'batch failures';
+  if (answer.PhysicalResourceId) return 'Delete';
+  return 'unknown';
 }
 
 /** Whether the route changes the deployment it names (so each invocation needs its own). */
 export const changesDeployment = (route: Route): boolean =>
   route.method === 'POST' && route.path.startsWith('/deployments/{id}');
 
+/** Whether the route deletes what it names (a project or a webhook: each invocation needs its own). */
+export const deletesOwnThing = (route: Route): boolean =>
+  route.method === 'DELETE' && (route.path === '/projects/{id}' || route.path === '/webhooks/{id}');
+
+/** Whether the route creates a webhook: its caller must be a new user (10 subscriptions a user). */
+export const createsWebhook = (route: Route): boolean =>
+  route.method === 'POST' && route.path === '/webhooks';
+
 export function requestFor(route: Route, data: BenchData, round: number, keys?: Disposables): BenchRequest {
   const ids: Record<string, string> = {
     '/deployments': keys?.deploymentId ?? data.deploymentId,
     '/keys': keys?.spareKeyId ?? 'key_unknown',
+    '/projects': keys?.projectId ?? data.projectId,
+    '/webhooks': keys?.webhookId ?? data.webhookId,
   };
   const id = ids[`/${route.path.split('/')[1]}`] ?? data.projectId;
   const concrete = route.path.replace('{id}', id).replace('{proxy+}', 'no/such/path');
@@ -64,9 +123,19 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/deployments/{id}/events': { status: 'building' },
     '/auth/register': { email: `bench-${data.runId}-${round}@example.test`, password: 'bench passphrase' },
     '/auth/login': login,
+    '/webhooks': { url: BENCH_WEBHOOK_URL, events: ['deployment.ready'] },
   };
-  const body = method === 'POST' ? (bodies[route.path] ?? {}) : undefined;
-  const expected: Record<string, number[]> = { ANY: [404], POST: [200, 201, 204], DELETE: [200, 204] };
+  const patches: Record<string, unknown> = {
+    '/projects/{id}': { name: `bench ${round}` },
+    '/webhooks/{id}': { description: `bench ${round}` },
+  };
+  const body =
+    method === 'POST' ? (bodies[route.path] ?? {}) : method === 'PATCH' ? patches[route.path] : undefined;
+  const expected: Record<string, number[]> = {
+    ANY: [404],
+    POST: [200, 201, 202, 204],
+    DELETE: [200, 204],
+  };
   return { method, path, body, key, expected: expected[route.method] ?? [200] };
 }
 

@@ -1,4 +1,4 @@
-import type { BenchData } from './requests.ts';
+import { BENCH_WEBHOOK_URL, type BenchData } from './requests.ts';
 
 // What the measured requests need in the store: an admin's project and deployment, users to log
 // in (one per round: login allows only a few attempts per email and window), and keys of that
@@ -11,18 +11,22 @@ import type { BenchData } from './requests.ts';
 export interface BenchSetup extends BenchData {
   /** The admin's user id: the bare handler reads the project under it. */
   ownerId: string;
-  /** A new key of the admin's, and its id. */
-  issueKey(): Promise<{ apiKey: string; id: string }>;
+  /** A new key of the admin's (or of another new admin's, given their id), and its id. */
+  issueKey(userId?: string): Promise<{ apiKey: string; id: string }>;
   /** A new queued deployment of the admin's project, for requests that change one (cancel, report). */
   newDeployment(): Promise<string>;
+  /** A new project of the admin's, for the request that deletes one. */
+  newProject(): Promise<string>;
+  /** A new webhook of the admin's, for the request that deletes one. */
+  newWebhook(): Promise<string>;
 }
 
 export async function makeBenchData(gatewayUrl: string, rounds: number): Promise<BenchSetup> {
   const { issueApiKey } = await import('../../shared/domain/api-keys.ts');
   const ownerId = `usr_bench_${Date.now().toString(36)}`;
-  const issueKey = async () => {
+  const issueKey = async (userId = ownerId) => {
     const issued = await issueApiKey({
-      userId: ownerId,
+      userId,
       role: 'admin',
       name: 'bench',
       rateLimit: 100_000_000,
@@ -36,7 +40,9 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
       headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
       body: JSON.stringify(body),
     });
-    if (response.status >= 300) throw new Error(`Bench setup: POST ${path} answered ${response.status}`);
+    if (response.status >= 300) {
+      throw new Error(`Bench setup: POST ${path} answered ${response.status} ${await response.text()}`);
+    }
     return (await response.json()) as Record<string, unknown>;
   };
   const project = await post('/v1/projects', { name: 'bench' }, adminKey);
@@ -49,10 +55,19 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
   for (const user of loginUsers) await post('/auth/register', user);
   const newDeployment = async () =>
     String((await post('/v1/deployments', { projectId: project.id }, adminKey)).id);
+  const newProject = async () => String((await post('/v1/projects', { name: 'bench' }, adminKey)).id);
+  const newWebhook = async () => {
+    const created = await post('/v1/webhooks', { url: BENCH_WEBHOOK_URL, events: ['*'] }, adminKey);
+    return String((created.webhook as { id: string }).id);
+  };
+  const webhookId = await newWebhook();
   return {
     ownerId,
     issueKey,
     newDeployment,
+    newProject,
+    newWebhook,
+    webhookId,
     adminKey,
     projectId: String(project.id),
     deploymentId: String(deployment.id),

@@ -1,0 +1,38 @@
+import { arnVariableOf, type SecretName, secrets } from '../../shared/secrets.ts';
+import { startSecretsExtension } from '../support/secrets-extension.ts';
+import { startSqsStandIn } from '../support/sqs-stand-in.ts';
+
+// What a bundle reaches in AWS besides DynamoDB, on loopback: the Parameters and Secrets extension
+// (secrets by ARN) and SQS (the webhook queue). With them every function's invocation does its real
+// work: a list signs its cursor, login signs its key, the test ping is enqueued.
+
+export interface StandIns {
+  /** The variables of a function's environment that point it at the stand-ins (only those it has). */
+  environmentFor(variables: Record<string, unknown>): Record<string, string>;
+  close(): Promise<void>;
+}
+
+const arnOf = (name: SecretName) => `arn:aws:secretsmanager:eu-west-1:000000000000:secret:bench-${name}`;
+
+export async function startStandIns(): Promise<StandIns> {
+  const [extension, queue] = await Promise.all([startSecretsExtension(), startSqsStandIn()]);
+  // The seed is this process's, so that keys it issues are genuine to the bundles.
+  extension.put(arnOf('keySigningSeed'), process.env[secrets.keySigningSeed] ?? '');
+  extension.put(arnOf('cursorKey'), 'bench-cursor-key');
+  const known: Record<string, string> = {
+    WEBHOOK_QUEUE_URL: queue.url,
+    PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: String(extension.port),
+    [arnVariableOf('keySigningSeed')]: arnOf('keySigningSeed'),
+    [arnVariableOf('cursorKey')]: arnOf('cursorKey'),
+  };
+  return {
+    environmentFor(variables) {
+      const wanted = Object.entries(known).filter(([name]) => name in variables);
+      // The extension answers only the session token of the function's own role.
+      return { ...Object.fromEntries(wanted), AWS_SESSION_TOKEN: extension.sessionToken };
+    },
+    close: async () => {
+      await Promise.all([extension.close(), queue.close()]);
+    },
+  };
+}
