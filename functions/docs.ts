@@ -1,16 +1,16 @@
 import { openEndpoint } from '#shared/http/endpoint.ts';
 import { DOCS_CSP, docsPage, INIT_SCRIPT } from '#shared/openapi/docs-page.ts';
-import { openApiDocument } from '#shared/openapi/document.ts';
+import { publishedDocument } from '#shared/openapi/published-document.ts';
 import { rendererFile } from '#shared/openapi/renderer-files.ts';
 
-// The OpenAPI document and the page that renders it: every row of the route table with the handler
-// `docs`, one function. The files change only with a deployment, so browsers may keep them an hour.
+// The OpenAPI document (as published, shared/openapi/published-document.ts) and the page that renders
+// it: every row of the route table with the handler `docs`, one function. The files change only with a deployment, so browsers may keep them an hour.
 const cached = { 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' };
 
 export const handler = openEndpoint('docs', {}, async ({ request, reply }) => {
   switch (request.resource) {
     case '/openapi.json':
-      return reply.ok(openApiDocument());
+      return reply.ok(publishedDocument());
     case '/docs':
       return reply.text('text/html', docsPage(request.path), {
         'Content-Security-Policy': DOCS_CSP,

@@ -22,6 +22,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/function-settings.ts';
+import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
@@ -42,6 +43,24 @@ export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
 };
 
 /**
+ * SDK packages the Lambda bundles replace with a file of infra/lambda/ (paths from the project root,
+ * esbuild's working directory); local runs, tests and scripts keep the SDK's own. Each is code that
+ * every cold start would load and no function runs in Lambda:
+ * - the default credential chain (profiles, SSO, STS, IMDS...), a quarter of every bundle: Lambda
+ *   hands the role's credentials over in variables, which credentials.ts reads, failing the cold
+ *   start by name when they are missing;
+ * - event-stream codecs, which the SDK loads on demand and esbuild's CommonJS output cannot leave out:
+ *   no DynamoDB or SQS operation streams events;
+ * - the endpoint-discovery cache, built by the DynamoDB client and read by none of its commands.
+ * The bench's bare handler is bundled without them (test/bench/synth.ts): the SDK as its users get it.
+ */
+export const LAMBDA_SUBSTITUTES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': './infra/lambda/credentials.ts',
+  '@smithy/core/event-streams': './infra/lambda/without-event-streams.ts',
+  '@aws-sdk/endpoint-cache': './infra/lambda/without-endpoint-cache.ts',
+};
+
+/**
  * The esbuild options of every function. The bench (test/bench/) builds its bare SDK handler with
  * the same options, so that the functions are compared with the SDK bundled alike.
  */
@@ -59,17 +78,16 @@ export const FUNCTION_BUNDLING = {
   sourcesContent: false,
   target: 'node24',
   format: OutputFormat.CJS,
+  // CommonJS has no import.meta: code that reads a file shipped beside the bundle finds it by
+  // `import.meta.dirname`, which is then the bundle's folder (shared/openapi/published-document.ts).
+  define: { 'import.meta.dirname': '__dirname' },
   // Prefer packages' ESM builds: esbuild tree-shakes them, which makes the SDK bundles much smaller.
   mainFields: ['module', 'main'],
   // Bundle the AWS SDK too: the version we test is the version that runs, and a bundled,
   // tree-shaken client loads faster than the runtime's full copy.
   externalModules: [],
   esbuildArgs: {
-    // The SDK's default credential chain (profiles, SSO, STS, IMDS...) is a quarter of every bundle,
-    // and Lambda uses none of it: infra/lambda/credentials.ts reads what Lambda provides, and fails
-    // the cold start naming the variables when it is missing. Local runs keep the SDK's chain.
-    // (A path relative to the project root, esbuild's working directory.)
-    '--alias': ['@aws-sdk/credential-provider-node=./infra/lambda/credentials.ts'],
+    '--alias': Object.entries(LAMBDA_SUBSTITUTES).map(([name, file]) => `${name}=${file}`),
   },
 } satisfies BundlingOptions;
 
@@ -79,8 +97,9 @@ const resolve = createRequire(import.meta.url).resolve;
 
 /** Files a function reads at run time besides its code, by handler: copied next to its bundle. */
 const filesBesideBundle: Partial<Record<string, readonly string[]>> = {
-  // The docs page's renderer: too big to inline as code, read by shared/openapi/renderer-files.ts.
-  docs: RENDERER_FILES.map((name) => resolve(`swagger-ui-dist/${name}`)),
+  // The docs page's renderer, too big to inline as code (shared/openapi/renderer-files.ts), and the
+  // published OpenAPI document (shared/openapi/published-document.ts).
+  docs: [...RENDERER_FILES.map((name) => resolve(`swagger-ui-dist/${name}`)), publishedDocumentPath()],
 };
 
 const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;

@@ -87,6 +87,7 @@ function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan | undefin
 
 export interface ColdRows {
   bare: ColdRow;
+  bareUntraced: ColdRow;
   bareLean: ColdRow;
   functions: ColdRow[];
   /** Variants of one function (test/bench/synth.ts), outside the summary. */
@@ -105,6 +106,7 @@ export async function coldRounds(
 ): Promise<ColdRows> {
   const bareEvent = async () => ({ ownerId: data.ownerId, id: data.projectId });
   const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, ['200']);
+  const bareUntraced = planOf(synthesized.bareUntraced, synthesized.bareUntraced.name, bareEvent, ['200']);
   const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, ['200']);
   const planned = synthesized.functions.map((fn) => ({ fn, plan: functionPlan(fn, data) }));
   const functions = planned.flatMap(({ plan }) => (plan ? [plan] : []));
@@ -115,7 +117,7 @@ export async function coldRounds(
     plan.row.label = label;
     return [plan];
   });
-  const plans = [bare, bareLean, ...functions, ...variants];
+  const plans = [bare, bareUntraced, bareLean, ...functions, ...variants];
   for (let round = 0; round < rounds; round++) {
     for (const { row, fn, eventOf } of rotated(plans, round)) {
       const event = await eventOf(round);
@@ -127,6 +129,7 @@ export async function coldRounds(
   const rows = (list: Plan[]) => list.map((plan) => plan.row);
   return {
     bare: bare.row,
+    bareUntraced: bareUntraced.row,
     bareLean: bareLean.row,
     functions: rows(functions),
     variants: rows(variants),

@@ -77,7 +77,9 @@ function printCold(cold: ColdRows): void {
     title.padStart(16),
   );
   console.log(`${'bundle'.padEnd(LABEL_WIDTH)}${head.join('')}  outcome`);
-  for (const row of [cold.bare, cold.bareLean, ...cold.functions]) console.log(coldLine(row, cold.bare));
+  for (const row of [cold.bare, cold.bareUntraced, cold.bareLean, ...cold.functions]) {
+    console.log(coldLine(row, cold.bare));
+  }
   for (const name of cold.skipped) console.log(`(not ours, not measured: ${name})`);
   console.log('(the same function, for the cost of readable stack traces; not in the summary)');
   for (const row of cold.variants) console.log(coldLine(row, cold.bare));
@@ -110,9 +112,10 @@ export function printReport(cold: ColdRows, warm: WarmPhase): void {
   printCold(cold);
   printWarm(warm);
   const ratios = cold.functions.map((row) => ratiosOf(row, cold.bare));
+  const untraced = cold.functions.map((row) => ratiosOf(row, cold.bareUntraced));
   // The range over the functions, and which one is the worst.
-  const range = (key: 'size' | 'gzip' | 'requireCpuMs'): string => {
-    const sorted = [...ratios].sort((a, b) => a[key] - b[key]);
+  const range = (key: 'size' | 'gzip' | 'requireCpuMs', of = ratios): string => {
+    const sorted = [...of].sort((a, b) => a[key] - b[key]);
     const [low, high] = [sorted[0], sorted.at(-1)];
     if (!low || !high) return 'n/a';
     return `${low[key].toFixed(2)}–${times(high[key])} (max ${high.label.split(' ')[0]})`;
@@ -124,6 +127,7 @@ export function printReport(cold: ColdRows, warm: WarmPhase): void {
   const [get, post] = [warmRatios(warm, 'GET'), warmRatios(warm, 'POST')];
   console.log(
     `\nSUMMARY size ${range('size')} gzip ${range('gzip')} require(cpu) ${range('requireCpuMs')}` +
+      ` | vs the bare without keepNames, maps: size ${range('size', untraced)} require(cpu) ${range('requireCpuMs', untraced)}` +
       ` | first invocation get-project ${first}` +
       ` | warm p50 GET ${get.p50} POST ${post.p50} | throughput GET ${get.throughput} POST ${post.throughput}`,
   );

@@ -2,19 +2,23 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { describeFunction, FUNCTION_BUNDLING } from '../../infra/endpoint-function.ts';
+import { describeFunction, FUNCTION_BUNDLING, LAMBDA_SUBSTITUTES } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';
 
 // The bundles `cdk deploy` would ship, and beside them the bare handler, bundled by the same CDK
-// code with the same esbuild options minus the credential alias: the SDK as its users get it.
+// code with the same esbuild options minus the SDK substitutes (infra/lambda/): the SDK as its users
+// get it, built as the functions are. Two more builds of it for context: without keepNames and
+// source maps (as most bundles ship, a stricter floor), and with the substitutes.
 
 export interface Synthesized {
   functions: SynthesizedFunction[];
   /** The reference of every ratio. */
   bare: SynthesizedFunction;
-  /** The same handler bundled exactly as the functions are (credential alias included), for context. */
+  /** The same without the trace aids (keepNames, source maps): the summary's stricter floor. */
+  bareUntraced: SynthesizedFunction;
+  /** The same handler bundled exactly as the functions are (SDK substitutes included), for context. */
   bareLean: SynthesizedFunction;
   /**
    * get-project again, for the cost of readable stack traces: the same bundle run with
@@ -28,11 +32,13 @@ const VARIANT_OF = 'get-project';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
-/** The options without the alias that swaps in the Lambda credential chain (infra/lambda/credentials.ts). */
-function withDefaultCredentialChain(options: BundlingOptions): BundlingOptions {
+const CREDENTIALS = '@aws-sdk/credential-provider-node';
+
+/** The options without the aliases of `packages` (LAMBDA_SUBSTITUTES): the SDK's own code for them. */
+function withSdkOwn(options: BundlingOptions, packages: readonly string[]): BundlingOptions {
   const aliases = options.esbuildArgs?.['--alias'];
   if (!Array.isArray(aliases)) return options;
-  const kept = aliases.filter((alias) => !alias.startsWith('@aws-sdk/credential-provider-node='));
+  const kept = aliases.filter((alias) => !packages.some((name) => alias.startsWith(`${name}=`)));
   return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
 }
 
@@ -56,7 +62,7 @@ function withoutTraceAids(options: BundlingOptions): BundlingOptions {
 export function synthesize(outdir: string, options: { sdkCredentialChain?: boolean } = {}): Synthesized {
   if (options.sdkCredentialChain) {
     // This process only builds bundles: changing the shared options here changes nothing else.
-    Object.assign(FUNCTION_BUNDLING, withDefaultCredentialChain(FUNCTION_BUNDLING));
+    Object.assign(FUNCTION_BUNDLING, withSdkOwn(FUNCTION_BUNDLING, [CREDENTIALS]));
   }
   // Asset metadata (which folder holds which function's bundle) is on by default only under the CLI.
   const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
@@ -70,7 +76,9 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
       environment: { [tables.projects.envVar]: tables.projects.localName },
       bundling,
     });
-  bareHandler('BareStack', withDefaultCredentialChain(withoutTraceAids(FUNCTION_BUNDLING)));
+  const sdkOwn = withSdkOwn(FUNCTION_BUNDLING, Object.keys(LAMBDA_SUBSTITUTES));
+  bareHandler('BareStack', sdkOwn);
+  bareHandler('BareUntracedStack', withoutTraceAids(sdkOwn));
   bareHandler('BareLeanStack', FUNCTION_BUNDLING);
   new NodejsFunction(new Stack(app, 'PlainStack'), 'PlainFunction', {
     entry: join(repoRoot, 'functions', `${VARIANT_OF}.ts`),
@@ -81,15 +89,18 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   });
   const assembly = app.synth();
   const [bare] = functionsOf(assembly, 'BareStack');
+  const [bareUntraced] = functionsOf(assembly, 'BareUntracedStack');
   const [bareLean] = functionsOf(assembly, 'BareLeanStack');
   const [plain] = functionsOf(assembly, 'PlainStack');
   const functions = functionsOf(assembly, 'PlatformStack');
   const original = functions.find((fn) => fn.name === describeFunction(VARIANT_OF));
-  if (!bare || !bareLean || !plain || !original) throw new Error('The bare handler was not synthesized');
+  if (!bare || !bareUntraced || !bareLean || !plain || !original)
+    throw new Error('The bare handler was not synthesized');
   const { variables } = original;
   return {
     functions,
     bare: { ...bare, name: 'bare handler (one GetItem)' },
+    bareUntraced: { ...bareUntraced, name: 'bare handler without keepNames, maps' },
     bareLean: { ...bareLean, name: "bare handler, functions' esbuild options" },
     variants: [
       {

@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openApiDocument } from '../../shared/openapi/document.ts';
+import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
 
 // The README's "generate a client" example, as a reader would use it: types generated from the
 // document by openapi-typescript, then examples/client/platform-client.ts compiled against them.
@@ -47,7 +47,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('the generated-client example', () => {
   it('compiles against types generated from the document, and fails on each mistyped name', async () => {
-    await writeFile(join(dir, 'openapi.json'), JSON.stringify(openApiDocument()));
+    await copyFile(publishedDocumentPath(), join(dir, 'openapi.json'));
     await run(join(BIN, 'openapi-typescript'), ['openapi.json', ...GENERATE_FLAGS], { cwd: dir });
     await copyFile(join(EXAMPLE_DIR, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     const example = await readFile(join(EXAMPLE_DIR, 'platform-client.ts'), 'utf8');

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../../shared/openapi/document.ts';
+import { publishedDocument } from '../../shared/openapi/published-document.ts';
 import { stageNames } from '../../shared/routes.ts';
 
 // Every answer the integration suites receive is checked against the OpenAPI document the docs
@@ -41,7 +41,7 @@ export interface Exchange {
 const DOCUMENT_ID = 'openapi';
 const PLATFORM_STAGE = stageNames.platform;
 
-const document = openApiDocument() as unknown as Document & Record<string, unknown>;
+const document = publishedDocument() as unknown as Document & Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema(document, DOCUMENT_ID);

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { errorCatalogue, errorCodes } from '../../shared/http/error-catalogue.ts';
 import { openApiDocument } from '../../shared/openapi/document.ts';
+import { documentText, publishedDocumentPath } from '../../shared/openapi/published-document.ts';
 import { operations } from '../../shared/routes.ts';
 
 // The document is generated; these check what generation must always give, whatever the rows say.
@@ -68,5 +70,19 @@ describe('the OpenAPI document', () => {
 
   it('is built once', () => {
     expect(openApiDocument()).toBe(openApiDocument());
+  });
+});
+
+describe('the published document (shared/openapi/openapi.json)', () => {
+  // What the docs function serves and clients generate code from: when this fails, the route table
+  // or a schema changed without it. `npm run openapi` writes it again; commit it with the change.
+  const published = readFileSync(publishedDocumentPath(), 'utf8');
+
+  it('is the document the route table and the schemas generate', () => {
+    expect(JSON.parse(published)).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  });
+
+  it('is written as `npm run openapi` writes it', () => {
+    expect(published === documentText(openApiDocument())).toBe(true);
   });
 });
