@@ -22,6 +22,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/function-settings.ts';
+import { BUNDLED_ROWS_DEFINE } from '../shared/http/own-rows.ts';
 import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
@@ -158,6 +159,11 @@ export class EndpointFunction extends NodejsFunction {
       role: functionRole(scope, `${id}Role`, logGroup),
       bundling: {
         ...FUNCTION_BUNDLING,
+        // Its own rows compiled in, so that the route table stays out of its bundle (shared/http/own-rows.ts).
+        define: {
+          ...FUNCTION_BUNDLING.define,
+          [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rowsOf(route.handler))),
+        },
         ...(files && {
           commandHooks: {
             beforeBundling: () => [],

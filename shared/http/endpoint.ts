@@ -7,11 +7,12 @@ import { type TableKey, tables } from '../db/tables.ts';
 import { requestBudgetMs, withDeadline } from '../deadline.ts';
 import type { Caller } from '../domain/caller.ts';
 import { requireEnv } from '../env.ts';
-import { type Route, routes, rowsOf, takesIdempotencyKey } from '../routes.ts';
+import { type Route, takesIdempotencyKey } from '../routes.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
+import { ownRows } from './own-rows.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 import { repliesFor } from './replies.ts';
 import type {
@@ -67,11 +68,8 @@ export interface KeyInput<S extends InputSchemas, H extends HandlerName = Handle
 /** A Lambda entry point: API Gateway's proxy event in, its result out. */
 export type Handler = (event: ProxyEvent, context: Context) => Promise<ProxyResult>;
 
-function routeFor(handlerName: string) {
-  const route = routes.find((candidate) => candidate.handler === handlerName);
-  if (!route) throw new Error(`No route in shared/routes.ts runs the handler ${handlerName}`);
-  return route;
-}
+/** The first row the handler serves: its access and tables are those of all its rows. */
+const routeFor = (handlerName: string): Route => ownRows(handlerName)[0] as Route;
 
 /** Fails the cold start, not a request, when a table the route names was not configured. */
 function requireTables(route: Route): void {
@@ -128,7 +126,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
   const lambdaHandler = takesIdempotencyKey(route) ? idempotent(run) : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
-    .use(requestLifecycle(rowsOf(handlerName)))
+    .use(requestLifecycle(ownRows(handlerName)))
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))

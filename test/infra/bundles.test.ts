@@ -214,6 +214,24 @@ it('keeps the OpenAPI generator out of every bundle', () => {
   expect(withGenerator).toEqual([]);
 });
 
+// Each function's own rows are compiled into its bundle (shared/http/own-rows.ts); the route table is
+// only in the fallbacks', which answer 404 or 405 from it.
+it('bundles the route table only into the fallbacks, and every other function only its own rows', () => {
+  const operationIds = routes.flatMap((route) => (route.operationId ? [route.operationId] : []));
+  for (const handler of new Set(routes.map((route) => route.handler))) {
+    const function_ = deployed.get(describeFunction(handler));
+    if (!function_) throw new Error(`No function in the template for ${handler}`);
+    const code = readFileSync(function_.bundle, 'utf8');
+    // A row as the table's minified literal, or as the JSON compiled in.
+    const named = operationIds.filter(
+      (id) => code.includes(`operationId:"${id}"`) || code.includes(`"operationId":"${id}"`),
+    );
+    const own = routes.filter((route) => route.handler === handler && route.operationId);
+    const expected = handler.endsWith('-fallback') ? operationIds : own.map((route) => route.operationId);
+    expect({ handler, named }).toEqual({ handler, named: expected });
+  }
+});
+
 it('serves the published OpenAPI document from beside the docs bundle', async () => {
   const docs = deployed.get(describeFunction('docs'));
   if (!docs) throw new Error('No docs function in the template');

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { consumerHandlers } from '../../shared/consumers.ts';
 import { tables } from '../../shared/db/tables.ts';
-import { handlers, operations, routes, rowsOf } from '../../shared/routes.ts';
+import { handlers, operations, routes, rowsOf, takesIdempotencyKey } from '../../shared/routes.ts';
 
 const functionsDir = join(import.meta.dirname, '../../functions');
 
@@ -52,6 +52,15 @@ describe('the route table', () => {
     for (const route of routes.filter((candidate) => candidate.access === 'apiKey')) {
       expect(['count', 'update', 'write']).toContain(route.tables.apiKeys);
       expect(route.tables.rateLimits).toBe('count');
+    }
+  });
+
+  it('grants the idempotency table to every route that takes an Idempotency-Key, and to no other', () => {
+    for (const route of routes) {
+      expect({ route: route.path, idempotency: route.tables.idempotency }).toEqual({
+        route: route.path,
+        idempotency: takesIdempotencyKey(route) ? 'write' : undefined,
+      });
     }
   });
 
