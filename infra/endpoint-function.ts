@@ -105,6 +105,29 @@ const filesBesideBundle: Partial<Record<string, readonly string[]>> = {
 
 const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
+/**
+ * A route function's esbuild options: the shared ones, its own rows compiled in (so that the route
+ * table stays out of its bundle, shared/http/own-rows.ts), and the files it reads copied beside it.
+ */
+export function bundlingOf(handler: string): BundlingOptions {
+  const files = filesBesideBundle[handler];
+  return {
+    ...FUNCTION_BUNDLING,
+    define: {
+      ...FUNCTION_BUNDLING.define,
+      [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rowsOf(handler))),
+    },
+    ...(files && {
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (_inputDir: string, outputDir: string) =>
+          files.map((file) => `cp ${shellQuoted(file)} ${shellQuoted(outputDir)}`),
+      },
+    }),
+  };
+}
+
 export interface EndpointFunctionProps {
   /**
    * A route row this function serves: entry file, memory and table grants all come from it. Rows
@@ -131,7 +154,6 @@ export class EndpointFunction extends NodejsFunction {
 
   constructor(scope: Construct, id: string, props: EndpointFunctionProps) {
     const { route } = props;
-    const files = filesBesideBundle[route.handler];
     // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention,
@@ -157,22 +179,7 @@ export class EndpointFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       role: functionRole(scope, `${id}Role`, logGroup),
-      bundling: {
-        ...FUNCTION_BUNDLING,
-        // Its own rows compiled in, so that the route table stays out of its bundle (shared/http/own-rows.ts).
-        define: {
-          ...FUNCTION_BUNDLING.define,
-          [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rowsOf(route.handler))),
-        },
-        ...(files && {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (_inputDir: string, outputDir: string) =>
-              files.map((file) => `cp ${shellQuoted(file)} ${shellQuoted(outputDir)}`),
-          },
-        }),
-      },
+      bundling: bundlingOf(route.handler),
     });
     this.route = route;
     for (const key of tableKeys) {

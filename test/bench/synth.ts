@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { describeFunction, FUNCTION_BUNDLING, LAMBDA_SUBSTITUTES } from '../../infra/endpoint-function.ts';
+import {
+  bundlingOf,
+  describeFunction,
+  FUNCTION_BUNDLING,
+  LAMBDA_SUBSTITUTES,
+} from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';
@@ -85,7 +90,7 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
     projectRoot: repoRoot,
     depsLockFilePath: join(repoRoot, 'package-lock.json'),
     runtime: Runtime.NODEJS_24_X,
-    bundling: withoutTraceAids(FUNCTION_BUNDLING),
+    bundling: withoutTraceAids(bundlingOf(VARIANT_OF)),
   });
   const assembly = app.synth();
   const [bare] = functionsOf(assembly, 'BareStack');
