@@ -62,8 +62,9 @@ export const LAMBDA_SUBSTITUTES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The esbuild options of every function. The bench (test/bench/) builds its bare SDK handler with
- * the same options, so that the functions are compared with the SDK bundled alike.
+ * The esbuild options every function shares (a route function's adds its rows, `bundlingOf`). The
+ * bench (test/bench/) builds its bare SDK handler with the same options, so that the functions are
+ * compared with the SDK bundled alike.
  */
 export const FUNCTION_BUNDLING = {
   minify: true,

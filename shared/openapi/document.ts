@@ -14,16 +14,15 @@ import { BEARER_SCHEME, operationOf } from './operations.ts';
 import { unmatchedResponsesOf } from './unmatched-responses.ts';
 
 // The OpenAPI 3.1 document, generated from the route table, the zod schemas it names and the error
-// catalogue: the same sources the functions run on. Built on first use and kept (one per container
-// of the docs function; one per test worker). Only the docs function imports this module, so
-// zod-openapi is in no other bundle.
+// catalogue: the same sources the functions run on. Built on first use and kept (one per process).
+// `npm run openapi` writes it to shared/openapi/openapi.json, the published file the docs function
+// serves (published-document.ts); no function imports this module, so zod-openapi is in no bundle.
 
 // zod-openapi builds schemas with zod's classic API, whose first schema installs English error
 // messages for every zod schema in the process. The functions validate with zod/mini, which has none,
-// and word their own messages from the bare issues (shared/http/validate-input.ts). In Lambda only
-// this function would change, but the local gateway and the tests load every function into one
-// process: an error map that adds no message keeps their answers the same as Lambda's, and classic
-// zod only installs its own when none is set.
+// and word their own messages from the bare issues (shared/http/validate-input.ts). The tests load
+// this module beside every function in one process: an error map that adds no message keeps the
+// functions' answers the same as in Lambda, and classic zod only installs its own when none is set.
 z.config({ localeError: () => undefined });
 
 /** The document's version: the API's major version (the platform stage is `v1`), then revisions. */

@@ -100,7 +100,7 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   const functions = functionsOf(assembly, 'PlatformStack');
   const original = functions.find((fn) => fn.name === describeFunction(VARIANT_OF));
   if (!bare || !bareUntraced || !bareLean || !plain || !original)
-    throw new Error('The bare handler was not synthesized');
+    throw new Error('A reference bundle of the bench was not synthesized');
   const { variables } = original;
   return {
     functions,
