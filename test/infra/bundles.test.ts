@@ -18,6 +18,7 @@ import { publishedDocumentPath } from '../../shared/openapi/published-document.t
 import { type Route, routes } from '../../shared/routes.ts';
 import { secrets } from '../../shared/secrets.ts';
 import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
+import { startSqsStandIn } from '../support/sqs-stand-in.ts';
 import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 import { newCaller } from '../support/users.ts';
 
@@ -246,6 +247,52 @@ it('serves the published OpenAPI document from beside the docs bundle', async ()
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body)).toEqual(JSON.parse(readFileSync(publishedDocumentPath(), 'utf8')));
 });
+
+// The queue path as Lambda runs it: the SDK's SQS client inside the bundle serializes, signs and
+// checks the MD5 of each message against a stand-in that speaks SQS's JSON protocol on loopback.
+it("enqueues a webhook's test ping on SQS through the client its bundle ships", async () => {
+  const queue = await startSqsStandIn();
+  try {
+    const bundleOf = (handler: string) => {
+      const function_ = deployed.get(describeFunction(handler));
+      if (!function_) throw new Error(`No function in the template for ${handler}`);
+      return function_;
+    };
+    const { key, userId } = await newCaller();
+    const create = bundleOf('create-webhook');
+    const created = await invoke(
+      create.bundle,
+      environmentOf(create.variables),
+      eventFor('POST', '/v1/webhooks', {
+        key,
+        body: JSON.stringify({ url: 'https://203.0.113.80/hooks', events: ['*'] }),
+      }),
+    );
+    expect(created.statusCode).toBe(201);
+    const webhookId = (JSON.parse(created.body) as { webhook: { id: string } }).webhook.id;
+
+    const ping = bundleOf('test-webhook');
+    const env = {
+      ...environmentOf(ping.variables),
+      WEBHOOK_QUEUE_URL: queue.url,
+      // What Lambda gives the role's credentials in: the SQS client signs with them.
+      AWS_ACCESS_KEY_ID: 'ASIABUNDLETEST',
+      AWS_SECRET_ACCESS_KEY: 'bundle-test-secret',
+    };
+    const answered = await invoke(
+      ping.bundle,
+      env,
+      eventFor('POST', `/v1/webhooks/${webhookId}/test`, { key }),
+    );
+    expect(answered.statusCode).toBe(202);
+    const { messageId } = JSON.parse(answered.body) as { messageId: string };
+    expect(queue.bodies.map((body) => JSON.parse(body))).toEqual([
+      expect.objectContaining({ messageId, webhookId, ownerId: userId, type: 'ping' }),
+    ]);
+  } finally {
+    await queue.close();
+  }
+}, 60_000);
 
 describe('secrets, fetched by the bundles from the extension by ARN', () => {
   const bundleOf = (handler: string): { bundle: string; env: Record<string, string> } => {
