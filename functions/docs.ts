@@ -4,7 +4,8 @@ import { publishedDocument } from '#shared/openapi/published-document.ts';
 import { rendererFile } from '#shared/openapi/renderer-files.ts';
 
 // The OpenAPI document (as published, shared/openapi/published-document.ts) and the page that renders
-// it: every row of the route table with the handler `docs`, one function. The files change only with a deployment, so browsers may keep them an hour.
+// it: every row of the route table with the handler `docs`, one function. The files change only with
+// a deployment, so browsers may keep them an hour.
 const cached = { 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' };
 
 export const handler = openEndpoint('docs', {}, async ({ request, reply }) => {

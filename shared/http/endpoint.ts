@@ -102,7 +102,8 @@ function build<S extends InputSchemas, H extends HandlerName>(
   schemas: S,
   handle: (context: EndpointContext, input: OpenInput<S, H>) => Promise<DocumentedReply<H>>,
 ): Handler {
-  const route = routeFor(handlerName);
+  const rows = ownRows(handlerName);
+  const route = rows[0] as Route;
   requireTables(route);
   const reply = repliesFor<H>();
   const run = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
@@ -126,7 +127,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
   const lambdaHandler = takesIdempotencyKey(route) ? idempotent(run) : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
-    .use(requestLifecycle(ownRows(handlerName)))
+    .use(requestLifecycle(rows))
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))

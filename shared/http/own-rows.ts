@@ -12,10 +12,14 @@ declare const BUNDLED_ROUTE_ROWS: string | undefined;
 /** The name the stack defines, for infra/endpoint-function.ts. */
 export const BUNDLED_ROWS_DEFINE = 'BUNDLED_ROUTE_ROWS';
 
+/** The compiled-in rows, parsed once at load; undefined outside a Lambda bundle. */
+const bundledRows: Route[] | undefined =
+  typeof BUNDLED_ROUTE_ROWS === 'string' ? JSON.parse(BUNDLED_ROUTE_ROWS) : undefined;
+
 /** The rows served by `handler`, its function's; throws (at cold start) when there are none. */
 export function ownRows(handler: string): Route[] {
-  const rows: Route[] =
-    typeof BUNDLED_ROUTE_ROWS === 'string' ? JSON.parse(BUNDLED_ROUTE_ROWS) : rowsOf(handler);
+  // The same `typeof` again, not `bundledRows ??`: only a test esbuild can fold leaves the table out.
+  const rows = typeof BUNDLED_ROUTE_ROWS === 'string' ? (bundledRows as Route[]) : rowsOf(handler);
   if (rows.length === 0 || rows.some((row) => row.handler !== handler)) {
     throw new Error(`No route in shared/routes.ts runs the handler ${handler} in this function`);
   }

@@ -12,7 +12,7 @@ import type { OpenApiDocument } from './document.ts';
 // the Lambda bundle, where esbuild defines `import.meta.dirname` as the bundle's folder
 // (infra/endpoint-function.ts), from beside index.js, where the stack copies it: one lookup serves both.
 
-export const PUBLISHED_DOCUMENT_FILE = 'openapi.json';
+const PUBLISHED_DOCUMENT_FILE = 'openapi.json';
 
 /** Where the published document is read from: this folder in the repository, the bundle's in Lambda. */
 export const publishedDocumentPath = (): string => join(import.meta.dirname, PUBLISHED_DOCUMENT_FILE);

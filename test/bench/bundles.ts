@@ -50,7 +50,7 @@ try {
   const servers = { gateway: await listen(gateway), minimal: await listen(minimal) };
   const data = await makeBenchData(servers.gateway, COLD_ROUNDS);
 
-  console.log(`cold: ${synthesized.functions.length + 2} bundles x ${COLD_ROUNDS} rounds...`);
+  console.log(`cold: the functions and 3 bare handlers x ${COLD_ROUNDS} rounds...`);
   const standIns = await startStandIns();
   const cold = await coldRounds(synthesized, data, dynamo.endpoint, standIns, COLD_ROUNDS);
   await standIns.close();

@@ -80,7 +80,7 @@ export function noOpEventOf(name: string): { label: string; event: unknown; expe
  */
 export function outcomeOf(result: unknown): string {
   if (result === undefined || result === null) return 'done';
-  const answer = (result ?? {}) as {
+  const answer = result as {
     statusCode?: number;
     batchItemFailures?: unknown[];
     PhysicalResourceId?: string;

@@ -77,6 +77,13 @@ beforeAll(async () => {
 
 afterAll(() => extension.close());
 
+/** The deployed function of a handler: its bundle and its template's variables. */
+function deployedFunction(handler: string): { bundle: string; variables: Record<string, unknown> } {
+  const function_ = deployed.get(describeFunction(handler));
+  if (!function_) throw new Error(`No function in the template for ${handler}`);
+  return function_;
+}
+
 /** The template's variables with local values: table references become the local table names. */
 function environmentOf(variables: Record<string, unknown>): Record<string, string> {
   const localNames = new Map<string, string>(
@@ -184,8 +191,7 @@ describe.each(
   ]),
 )('the bundle that serves %s', (_name, route, index) => {
   it('loads and answers with only the environment its template gives it', async () => {
-    const function_ = deployed.get(describeFunction(route.handler));
-    if (!function_) throw new Error(`No function in the template for ${route.method} ${route.path}`);
+    const function_ = deployedFunction(route.handler);
     const request = probe(route);
     // One address per route: each keyless probe counts in its address's bucket (20 a window).
     const event = eventFor(request.method, request.path, {
@@ -227,9 +233,7 @@ it('keeps the OpenAPI generator out of every bundle', () => {
 it('bundles the route table only into the fallbacks, and every other function only its own rows', () => {
   const operationIds = routes.flatMap((route) => (route.operationId ? [route.operationId] : []));
   for (const handler of new Set(routes.map((route) => route.handler))) {
-    const function_ = deployed.get(describeFunction(handler));
-    if (!function_) throw new Error(`No function in the template for ${handler}`);
-    const code = readFileSync(function_.bundle, 'utf8');
+    const code = readFileSync(deployedFunction(handler).bundle, 'utf8');
     // A row as the table's minified literal, or as the JSON compiled in.
     const named = operationIds.filter(
       (id) => code.includes(`operationId:"${id}"`) || code.includes(`"operationId":"${id}"`),
@@ -241,8 +245,7 @@ it('bundles the route table only into the fallbacks, and every other function on
 });
 
 it('serves the published OpenAPI document from beside the docs bundle', async () => {
-  const docs = deployed.get(describeFunction('docs'));
-  if (!docs) throw new Error('No docs function in the template');
+  const docs = deployedFunction('docs');
   const result = await invoke(docs.bundle, environmentOf(docs.variables), eventFor('GET', '/openapi.json'));
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body)).toEqual(JSON.parse(readFileSync(publishedDocumentPath(), 'utf8')));
@@ -253,13 +256,8 @@ it('serves the published OpenAPI document from beside the docs bundle', async ()
 it("enqueues a webhook's test ping on SQS through the client its bundle ships", async () => {
   const queue = await startSqsStandIn();
   try {
-    const bundleOf = (handler: string) => {
-      const function_ = deployed.get(describeFunction(handler));
-      if (!function_) throw new Error(`No function in the template for ${handler}`);
-      return function_;
-    };
     const { key, userId } = await newCaller();
-    const create = bundleOf('create-webhook');
+    const create = deployedFunction('create-webhook');
     const created = await invoke(
       create.bundle,
       environmentOf(create.variables),
@@ -271,7 +269,7 @@ it("enqueues a webhook's test ping on SQS through the client its bundle ships", 
     expect(created.statusCode).toBe(201);
     const webhookId = (JSON.parse(created.body) as { webhook: { id: string } }).webhook.id;
 
-    const ping = bundleOf('test-webhook');
+    const ping = deployedFunction('test-webhook');
     const env = {
       ...environmentOf(ping.variables),
       WEBHOOK_QUEUE_URL: queue.url,
@@ -296,8 +294,7 @@ it("enqueues a webhook's test ping on SQS through the client its bundle ships", 
 
 describe('secrets, fetched by the bundles from the extension by ARN', () => {
   const bundleOf = (handler: string): { bundle: string; env: Record<string, string> } => {
-    const function_ = deployed.get(describeFunction(handler));
-    if (!function_) throw new Error(`No function in the template for ${handler}`);
+    const function_ = deployedFunction(handler);
     return { bundle: function_.bundle, env: environmentOf(function_.variables) };
   };
   const send = async (
@@ -407,8 +404,7 @@ describe('a stack trace from a shipped bundle', () => {
   // The forced error: a table variable missing from the template's environment fails the cold
   // start in shared/env.ts, called by the chain's builder (shared/http/endpoint.ts).
   beforeAll(async () => {
-    const function_ = deployed.get(describeFunction('get-project'));
-    if (!function_) throw new Error('No get-project function in the template');
+    const function_ = deployedFunction('get-project');
     bundle = function_.bundle;
     const env = environmentOf(function_.variables);
     delete env[tables.projects.envVar];

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { EndpointCache } from '../../infra/lambda/without-endpoint-cache.ts';
 import * as withoutEventStreams from '../../infra/lambda/without-event-streams.ts';
-import { EventStreamSerde, eventStreamSerdeProvider } from '../../infra/lambda/without-event-streams.ts';
+
+const { EventStreamSerde, eventStreamSerdeProvider } = withoutEventStreams;
 
 // What the Lambda bundles carry in place of SDK code no function runs (LAMBDA_SUBSTITUTES in
 // infra/endpoint-function.ts): should a client ever reach it, it fails at once and names the alias.
