@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logError } from '#shared/http/log.ts';
+import { logError } from '#shared/runtime/log.ts';
 import { deliverAndSchedule } from '#shared/webhooks/deliver.ts';
 import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import type { DeliveryMessage } from '#shared/webhooks/messages.ts';

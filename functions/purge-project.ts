@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { clock } from '#shared/clock.ts';
 import { purgeProjectDeployments } from '#shared/db/deployments.ts';
+import { clock } from '#shared/runtime/clock.ts';
 
 // A consumer of the projects table's stream: when a project is removed, its deployments go too.
 // The DELETE request removes what it can in a second; this finishes the rest. Idempotent, so a

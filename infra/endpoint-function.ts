@@ -21,12 +21,12 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
-import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/function-settings.ts';
 import { BUNDLED_ROWS_DEFINE } from '../shared/http/own-rows.ts';
 import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
-import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
+import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/runtime/function-settings.ts';
+import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { functionRole } from './function-role.ts';
 
 // Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
@@ -141,7 +141,7 @@ export interface EndpointFunctionProps {
   environment?: Record<string, string>;
   /** Every secret of the stack; the function may read only those its row names. */
   secrets: Record<SecretName, ISecret>;
-  /** The extension that serves secrets on localhost (shared/secrets.ts): added to functions that read one. */
+  /** The extension that serves secrets on localhost (shared/runtime/secrets.ts): added to functions that read one. */
   secretsExtension: ParamsAndSecretsLayerVersion;
   /** Reserved concurrency, when the stack asks for it for this row (the /auth/* rows). */
   reservedConcurrency?: number;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createUser } from '#shared/domain/users.ts';
-import { ConflictError } from '#shared/errors.ts';
+import { ConflictError } from '#shared/model/errors.ts';
 import { RegisterBody } from '#shared/schemas/auth.ts';
 
 // The operator's admin: registration only ever makes members. Used by `npm start` (from

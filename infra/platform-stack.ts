@@ -34,7 +34,7 @@ import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { PUBLIC_KEY_VARIABLE } from '../shared/domain/key-identity.ts';
 import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes, stageNames } from '../shared/routes.ts';
-import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
+import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { functionRole } from './function-role.ts';
@@ -123,7 +123,7 @@ export class PlatformStack extends Stack {
         "Rotating it invalidates every issued API key's signature (everyone is logged out); rotated only after a leak, then redeployed",
       ),
     };
-    // Serves the secrets on localhost (shared/secrets.ts); its cache keeps a value a minute.
+    // Serves the secrets on localhost (shared/runtime/secrets.ts); its cache keeps a value a minute.
     const secretsExtension = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
       secretsManagerTtl: Duration.minutes(1),
       logLevel: ParamsAndSecretsLogLevel.WARN,

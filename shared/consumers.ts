@@ -1,4 +1,4 @@
-import type { TableKey } from './db/tables.ts';
+import type { TableKey } from '#shared/db/tables.ts';
 import type { QueueKey } from './routes.ts';
 
 // The consumers: functions fed by DynamoDB streams or by a queue rather than by a route, listed

@@ -1,9 +1,9 @@
-import type { TableKey } from './db/tables.ts';
-import { type Scope, scopeFor } from './domain/scopes.ts';
-import type { ErrorCode } from './http/error-catalogue.ts';
-import type { RequestSchemaName } from './schemas/requests.ts';
-import type { ResponseBodyName } from './schemas/responses.ts';
-import type { SecretName } from './secrets.ts';
+import type { TableKey } from '#shared/db/tables.ts';
+import type { ErrorCode } from '#shared/model/error-catalogue.ts';
+import { type Scope, scopeFor } from '#shared/model/scopes.ts';
+import type { SecretName } from '#shared/runtime/secrets.ts';
+import type { RequestSchemaName } from '#shared/schemas/requests.ts';
+import type { ResponseBodyName } from '#shared/schemas/responses.ts';
 
 // The route table: the one list of endpoints. The CDK stack builds one function per handler and one
 // API Gateway method per row, granting exactly the tables the row names; the local gateway routes by
@@ -72,7 +72,7 @@ interface RouteRow {
   tables: Partial<Record<TableKey, TableAccess>>;
   /** Lambda memory; CPU scales with it, so password hashing gets more. */
   memoryMb?: number;
-  /** Secrets the function reads (shared/secrets.ts); the stack grants exactly these, by ARN. */
+  /** Secrets the function reads (shared/runtime/secrets.ts); the stack grants exactly these, by ARN. */
   secrets?: readonly SecretName[];
   /** Queues the function sends to; the stack grants SendMessage on exactly these. */
   queues?: readonly QueueKey[];
@@ -82,7 +82,7 @@ interface RouteRow {
 export interface EndpointRoute extends RouteRow {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
-   * The key scope the request needs (shared/domain/scopes.ts), when it is not the method's: logout
+   * The key scope the request needs (shared/model/scopes.ts), when it is not the method's: logout
    * is a POST, yet a read-only key may end itself.
    */
   scope?: Scope;

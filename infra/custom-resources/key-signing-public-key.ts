@@ -1,6 +1,6 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { keyPairOfSeed } from '../../shared/domain/key-identity.ts';
-import { secretVersions } from '../../shared/secrets.ts';
+import { secretVersions } from '../../shared/runtime/secrets.ts';
 
 // A custom resource's handler (CDK's provider framework answers CloudFormation): the public half of
 // the key-signing seed, for the functions that verify keys. They get the public key as a plain

@@ -1,7 +1,7 @@
-import { clock } from '#shared/clock.ts';
 import { listUnfinished } from '#shared/db/deployments.ts';
 import { advanceDeployment } from '#shared/domain/deployments.ts';
-import { ConflictError, NotFoundError } from '#shared/errors.ts';
+import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { every, type Repeating } from './every.ts';
 
 // `LOCAL_BUILDER=1 npm start`: a stand-in for a build system, so that someone trying the API locally

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tables } from '#shared/db/tables.ts';
 import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '#shared/domain/key-identity.ts';
-import { secrets } from '#shared/secrets.ts';
+import { secrets } from '#shared/runtime/secrets.ts';
 
 /**
  * The environment the stack gives each function, for a local run: every table under its local

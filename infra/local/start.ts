@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { secrets } from '#shared/secrets.ts';
+import { secrets } from '#shared/runtime/secrets.ts';
 import { freePort, localClient } from './dynamodb-local.ts';
 import { ensureTables } from './ensure-tables.ts';
 import { localEnvironment } from './environment.ts';

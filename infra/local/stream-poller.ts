@@ -10,7 +10,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
-import { logError } from '#shared/http/log.ts';
+import { logError } from '#shared/runtime/log.ts';
 import { localClient } from './dynamodb-local.ts';
 import { every } from './every.ts';
 

@@ -1,4 +1,4 @@
-import { logError } from '#shared/http/log.ts';
+import { logError } from '#shared/runtime/log.ts';
 import { type DeliverySettings, deliverAndSchedule } from '#shared/webhooks/deliver.ts';
 import { type DeliveryQueue, useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import type { DeliveryMessage } from '#shared/webhooks/messages.ts';

@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { requestDeadline } from '../deadline.ts';
+import { requestDeadline } from '#shared/runtime/deadline.ts';
 import { recordStoreCall } from './store-timing.ts';
 
 // The DynamoDB clients, one set per container, created at load time, outside any handler.
@@ -20,7 +20,7 @@ export const LOCAL_MAX_SOCKETS = 16;
 /**
  * Each attempt's limits. DynamoDB answers in milliseconds; a cold call adds a TLS handshake: a
  * second is far above both, and still leaves room for a retry and the next call inside the
- * request's deadline (shared/deadline.ts). DynamoDB Local, a JVM sharing a laptop with everything
+ * request's deadline (shared/runtime/deadline.ts). DynamoDB Local, a JVM sharing a laptop with everything
  * else, gets two. `throwOnRequestTimeout`: without it the handler only logs a warning when
  * `requestTimeout` passes, and the call waits for as long as the store does.
  */

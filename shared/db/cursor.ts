@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ValidationError } from '../errors.ts';
-import { secretVersions } from '../secrets.ts';
+import { ValidationError } from '#shared/model/errors.ts';
+import { secretVersions } from '#shared/runtime/secrets.ts';
 
 // Opaque, tamper-evident list cursors: the last id of a page plus an HMAC over that id and the
 // list it belongs to ("projects of user X"). A cursor that was edited, or taken from another list

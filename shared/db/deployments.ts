@@ -1,18 +1,18 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import { clock } from '../clock.ts';
 import {
   DEPLOYMENT_STATES,
   type DeploymentState,
   ENTERED_AT,
   predecessorsOf,
   type ReportableState,
-} from '../domain/deployment-states.ts';
-import type { PageRequest } from '../schemas/common.ts';
+} from '#shared/model/deployment-states.ts';
+import { clock } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
 import type {
   DeploymentEvent as DeploymentEventSchema,
   Deployment as DeploymentSchema,
-} from '../schemas/resources.ts';
+} from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { mergedQueryPage, type Page } from './pages.ts';

@@ -1,5 +1,5 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { PageRequest } from '../schemas/common.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import type { PageRequest } from '../schemas/common.ts';
-import type { Project as ProjectSchema } from '../schemas/resources.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { allowance, type RateLimitState, windowAt } from '../domain/rate-limit.ts';
+import { allowance, type RateLimitState, windowAt } from '#shared/model/rate-limit.ts';
 import { countingDb } from './client.ts';
 import { conditionally } from './conditional.ts';
 import { tableName } from './tables.ts';

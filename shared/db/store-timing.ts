@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 // The time a request spends waiting for DynamoDB, for its metrics (shared/http/metrics.ts). Every
 // call goes through the clients of shared/db/client.ts, which report each call here; the request
-// that made it is found from the async context, as the deadline is (shared/deadline.ts).
+// that made it is found from the async context, as the deadline is (shared/runtime/deadline.ts).
 
 /** The store calls of one request: how many, their summed time and the longest one. */
 export interface StoreTimings {

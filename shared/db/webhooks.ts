@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import type { SubscribedEvent } from '../domain/webhook-events.ts';
-import type { PageRequest } from '../schemas/common.ts';
-import type { Webhook as WebhookSchema } from '../schemas/resources.ts';
+import type { SubscribedEvent } from '#shared/model/webhook-events.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type { Webhook as WebhookSchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';

@@ -1,11 +1,11 @@
-import { nowSeconds } from '../clock.ts';
-import { config } from '../config.ts';
-import { admitKey, type KeyAdmission } from '../db/api-keys.ts';
-import { countInBucket } from '../db/rate-buckets.ts';
-import { RateLimitedError, UnauthorizedError } from '../errors.ts';
-import { hashApiKey, isWellFormedApiKey } from './api-key-format.ts';
-import type { Caller } from './caller.ts';
-import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from './rate-limit.ts';
+import { admitKey, type KeyAdmission } from '#shared/db/api-keys.ts';
+import { countInBucket } from '#shared/db/rate-buckets.ts';
+import { hashApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { RateLimitedError, UnauthorizedError } from '#shared/model/errors.ts';
+import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from '#shared/model/rate-limit.ts';
+import { nowSeconds } from '#shared/runtime/clock.ts';
+import { config } from '#shared/runtime/config.ts';
 
 // Admission for key-protected endpoints: who is calling, and may they call now? A valid key is
 // authenticated and counted in one DynamoDB call; a request without one is counted against its

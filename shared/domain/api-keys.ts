@@ -1,18 +1,18 @@
-import { isoNow, nowSeconds } from '../clock.ts';
-import { config } from '../config.ts';
 import {
   listApiKeys,
   putApiKey,
   revokeApiKeyByHash,
   revokeApiKeyById,
   type StoredKey,
-} from '../db/api-keys.ts';
-import type { Page } from '../db/pages.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
-import type { PageRequest } from '../schemas/common.ts';
-import { generateApiKey, hashApiKey } from './api-key-format.ts';
-import type { Caller, Role } from './caller.ts';
-import { coversAll, SCOPES, type Scope } from './scopes.ts';
+} from '#shared/db/api-keys.ts';
+import type { Page } from '#shared/db/pages.ts';
+import { generateApiKey, hashApiKey } from '#shared/model/api-key-format.ts';
+import type { Caller, Role } from '#shared/model/caller.ts';
+import { NotFoundError, ValidationError } from '#shared/model/errors.ts';
+import { coversAll, SCOPES, type Scope } from '#shared/model/scopes.ts';
+import { isoNow, nowSeconds } from '#shared/runtime/clock.ts';
+import { config } from '#shared/runtime/config.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
 
 const DAY_SECONDS = 24 * 60 * 60;
 

@@ -1,8 +1,8 @@
-import { nowSeconds } from '../clock.ts';
-import { config } from '../config.ts';
-import { countInBucket } from '../db/rate-buckets.ts';
-import { RateLimitedError } from '../errors.ts';
-import { type RateLimitState, retryAfterSeconds } from './rate-limit.ts';
+import { countInBucket } from '#shared/db/rate-buckets.ts';
+import { RateLimitedError } from '#shared/model/errors.ts';
+import { type RateLimitState, retryAfterSeconds } from '#shared/model/rate-limit.ts';
+import { nowSeconds } from '#shared/runtime/clock.ts';
+import { config } from '#shared/runtime/config.ts';
 
 // Brute-force brakes for /auth/*: per source address on every call, and per email on login, so
 // that neither one address nor a spread of addresses can guess one account's password at speed.

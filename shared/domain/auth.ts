@@ -1,9 +1,9 @@
 import type * as z from 'zod/mini';
-import { isoNow } from '../clock.ts';
-import { findCredentials, findUser, type User, updatePasswordHash } from '../db/users.ts';
-import { UnauthorizedError } from '../errors.ts';
-import type { LoginInput, RegisterInput } from '../schemas/auth.ts';
-import type { LoginResult as LoginResultSchema } from '../schemas/resources.ts';
+import { findCredentials, findUser, type User, updatePasswordHash } from '#shared/db/users.ts';
+import { UnauthorizedError } from '#shared/model/errors.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import type { LoginInput, RegisterInput } from '#shared/schemas/auth.ts';
+import type { LoginResult as LoginResultSchema } from '#shared/schemas/resources.ts';
 import { issueApiKey } from './api-keys.ts';
 import { throttleLoginAttempt } from './auth-throttle.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.ts';

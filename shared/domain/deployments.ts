@@ -1,19 +1,19 @@
-import { isoNow } from '../clock.ts';
-import * as deployments from '../db/deployments.ts';
-import type { Page } from '../db/pages.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
-import { ID_PATTERN, newId } from '../ids.ts';
-import type { PageRequest } from '../schemas/common.ts';
+import * as deployments from '#shared/db/deployments.ts';
+import type { Page } from '#shared/db/pages.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { TRANSITIONS } from '#shared/model/deployment-states.ts';
+import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
+import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
 import type {
   CreateDeploymentInput,
   DeploymentFilterQuery,
   DeploymentReport,
-} from '../schemas/deployments.ts';
-import type { Caller } from './caller.ts';
-import { TRANSITIONS } from './deployment-states.ts';
+} from '#shared/schemas/deployments.ts';
 import { getProject } from './projects.ts';
 
-export type { Deployment, DeploymentEvent } from '../db/deployments.ts';
+export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
 
 const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
 

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import { secretVersions } from '../secrets.ts';
+import { secretVersions } from '#shared/runtime/secrets.ts';
 
 // What a key may do is decided by fields of its item: owner, role, scopes, expiry and allowance.
 // Every keyed function must update that item (admission counts requests on it), and IAM cannot

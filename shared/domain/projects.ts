@@ -1,14 +1,14 @@
-import { clock, isoNow } from '../clock.ts';
-import { purgeProjectDeployments } from '../db/deployments.ts';
-import type { Page } from '../db/pages.ts';
-import * as projects from '../db/projects.ts';
-import { NotFoundError } from '../errors.ts';
-import { ID_PATTERN, newId } from '../ids.ts';
-import type { PageRequest } from '../schemas/common.ts';
-import type { CreateProjectInput, UpdateProjectInput } from '../schemas/projects.ts';
-import type { Caller } from './caller.ts';
+import { purgeProjectDeployments } from '#shared/db/deployments.ts';
+import type { Page } from '#shared/db/pages.ts';
+import * as projects from '#shared/db/projects.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { NotFoundError } from '#shared/model/errors.ts';
+import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { clock, isoNow } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
 
-export type { Project } from '../db/projects.ts';
+export type { Project } from '#shared/db/projects.ts';
 
 const DEFAULT_PRODUCTION_BRANCH = 'main';
 

@@ -1,13 +1,13 @@
-import { isoNow } from '../clock.ts';
-import type { Page } from '../db/pages.ts';
-import * as users from '../db/users.ts';
-import { ForbiddenError } from '../errors.ts';
-import { newId } from '../ids.ts';
-import type { PageRequest } from '../schemas/common.ts';
-import type { Caller, Role } from './caller.ts';
+import type { Page } from '#shared/db/pages.ts';
+import * as users from '#shared/db/users.ts';
+import type { Caller, Role } from '#shared/model/caller.ts';
+import { ForbiddenError } from '#shared/model/errors.ts';
+import { newId } from '#shared/model/ids.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
 import { hashPassword } from './passwords.ts';
 
-export type { User } from '../db/users.ts';
+export type { User } from '#shared/db/users.ts';
 
 export interface NewUser {
   email: string;

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { isoNow } from '../clock.ts';
-import type { Page } from '../db/pages.ts';
-import { listDeliveries, type WebhookDelivery } from '../db/webhook-deliveries.ts';
-import * as store from '../db/webhooks.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
-import { newId } from '../ids.ts';
-import type { PageRequest } from '../schemas/common.ts';
-import type { CreateWebhookInput, UpdateWebhookInput } from '../schemas/webhooks.ts';
-import { deliveryQueue } from '../webhooks/delivery-queue.ts';
-import { messageIdOf } from '../webhooks/messages.ts';
-import { newWebhookSecret } from '../webhooks/signer.ts';
-import { targetPolicy, targetRefusalOf } from '../webhooks/targets.ts';
-import type { Caller } from './caller.ts';
-import { PING_EVENT, type SubscribedEvent } from './webhook-events.ts';
+import type { Page } from '#shared/db/pages.ts';
+import { listDeliveries, type WebhookDelivery } from '#shared/db/webhook-deliveries.ts';
+import * as store from '#shared/db/webhooks.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/model/errors.ts';
+import { newId } from '#shared/model/ids.ts';
+import { PING_EVENT, type SubscribedEvent } from '#shared/model/webhook-events.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type { CreateWebhookInput, UpdateWebhookInput } from '#shared/schemas/webhooks.ts';
+import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
+import { messageIdOf } from '#shared/webhooks/messages.ts';
+import { newWebhookSecret } from '#shared/webhooks/signer.ts';
+import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
 
-export type { Webhook } from '../db/webhooks.ts';
+export type { Webhook } from '#shared/db/webhooks.ts';
 
 /** Subscriptions a user may have: each event costs a delivery per subscription. */
 export const MAX_WEBHOOKS_PER_USER = 10;

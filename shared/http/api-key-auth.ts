@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { admit, allowanceBeforeCounting } from '../domain/admission.ts';
-import { allows, type Scope, scopeFor } from '../domain/scopes.ts';
-import { ForbiddenError } from '../errors.ts';
+import { admit, allowanceBeforeCounting } from '#shared/domain/admission.ts';
+import { ForbiddenError } from '#shared/model/errors.ts';
+import { allows, type Scope, scopeFor } from '#shared/model/scopes.ts';
 import { headerValue } from './headers.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 

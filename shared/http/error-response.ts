@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { errorCatalogue, type MessageErrorCode } from '#shared/model/error-catalogue.ts';
 import {
   ConflictError,
   ForbiddenError,
@@ -7,11 +8,10 @@ import {
   RateLimitedError,
   UnauthorizedError,
   ValidationError,
-} from '../errors.ts';
-import type { ErrorBody, RateLimitedBody } from '../schemas/error-bodies.ts';
-import { errorCatalogue, type MessageErrorCode } from './error-catalogue.ts';
+} from '#shared/model/errors.ts';
+import { logError } from '#shared/runtime/log.ts';
+import type { ErrorBody, RateLimitedBody } from '#shared/schemas/error-bodies.ts';
 import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
-import { logError } from './log.ts';
 import { jsonResponse } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { errorCatalogue } from './error-catalogue.ts';
+import { errorCatalogue } from '#shared/model/error-catalogue.ts';
 
 // Failures that only exist at the HTTP edge (the domain never throws these).
 

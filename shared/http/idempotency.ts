@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { nowSeconds } from '../clock.ts';
-import { claim, complete, release, type StoredResponse } from '../db/idempotency.ts';
-import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '../errors.ts';
-import { FUNCTION_TIMEOUT_SECONDS } from '../function-settings.ts';
+import { claim, complete, release, type StoredResponse } from '#shared/db/idempotency.ts';
+import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '#shared/model/errors.ts';
+import { nowSeconds } from '#shared/runtime/clock.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#shared/runtime/function-settings.ts';
 import { headerValue } from './headers.ts';
 import { withHeaders } from './responses.ts';
 import { open, recordIdOf, seal } from './sealed-response.ts';

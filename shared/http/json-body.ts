@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { ValidationError } from '../errors.ts';
-import { MAX_REQUEST_BODY_BYTES } from './error-catalogue.ts';
+import { MAX_REQUEST_BODY_BYTES } from '#shared/model/error-catalogue.ts';
+import { ValidationError } from '#shared/model/errors.ts';
 import { headerValue } from './headers.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';

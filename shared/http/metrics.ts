@@ -1,6 +1,6 @@
-import { config } from '../config.ts';
-import type { StoreTimings } from '../db/store-timing.ts';
-import type { Route } from '../routes.ts';
+import type { StoreTimings } from '#shared/db/store-timing.ts';
+import type { Route } from '#shared/routes.ts';
+import { config } from '#shared/runtime/config.ts';
 
 // Per-route metrics in CloudWatch's Embedded Metric Format, carried by the access log line the
 // chain already writes (request-lifecycle.ts): CloudWatch Logs extracts them from the function's

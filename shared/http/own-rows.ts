@@ -1,4 +1,4 @@
-import { type Route, rowsOf } from '../routes.ts';
+import { type Route, rowsOf } from '#shared/routes.ts';
 
 // The route rows a function serves. In a Lambda bundle they are compiled in: the stack defines
 // BUNDLED_ROUTE_ROWS as the JSON of exactly that function's rows (infra/endpoint-function.ts),

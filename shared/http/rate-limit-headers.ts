@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { RateLimitedError } from '../errors.ts';
+import { RateLimitedError } from '#shared/model/errors.ts';
 import { withHeaders } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import type { RouteTable } from '../routes.ts';
-import type { requestSchemas } from '../schemas/requests.ts';
-import type { ResponseBodyName, responseBodies } from '../schemas/responses.ts';
+import type { RouteTable } from '#shared/routes.ts';
+import type { requestSchemas } from '#shared/schemas/requests.ts';
+import type { ResponseBodyName, responseBodies } from '#shared/schemas/responses.ts';
 import type { Reply } from './types.ts';
 
 // What a handler may take and give, read from its rows in the route table: the input schemas its row

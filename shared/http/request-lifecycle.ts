@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
-import { clock } from '../clock.ts';
-import { storeTimings } from '../db/store-timing.ts';
-import type { Route } from '../routes.ts';
-import { logInfo } from './log.ts';
+import { storeTimings } from '#shared/db/store-timing.ts';
+import type { Route } from '#shared/routes.ts';
+import { clock } from '#shared/runtime/clock.ts';
+import { logInfo } from '#shared/runtime/log.ts';
 import { metricFields, rowServing } from './metrics.ts';
 import { withHeaders } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';

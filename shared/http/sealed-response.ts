@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
-import type { StoredResponse } from '../db/idempotency.ts';
+import type { StoredResponse } from '#shared/db/idempotency.ts';
 
 // An idempotent POST's first answer is kept for a day so that a retry gets it again, and some
 // answers hold a secret shown once (a new API key, a webhook's signing secret). The record is

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { throttleAuthRequest } from '../domain/auth-throttle.ts';
+import { throttleAuthRequest } from '#shared/domain/auth-throttle.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /** Rate limit per source address for endpoints without a key (/auth/*), with the same headers. */

@@ -1,7 +1,7 @@
 import type { Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Caller } from '../domain/caller.ts';
-import type { RateLimitState } from '../domain/rate-limit.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import type { RateLimitState } from '#shared/model/rate-limit.ts';
 
 export type ProxyEvent = APIGatewayProxyEvent;
 export type ProxyResult = APIGatewayProxyResult;

@@ -1,6 +1,6 @@
-import { NotFoundError } from '../errors.ts';
-import { type ApiGroup, endpointsOf } from '../routes.ts';
-import { NO_SUCH_ENDPOINT } from './error-catalogue.ts';
+import { NO_SUCH_ENDPOINT } from '#shared/model/error-catalogue.ts';
+import { NotFoundError } from '#shared/model/errors.ts';
+import { type ApiGroup, endpointsOf } from '#shared/routes.ts';
 import { MethodNotAllowedError } from './http-errors.ts';
 
 /**

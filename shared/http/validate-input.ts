@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { ValidationError } from '../errors.ts';
+import { ValidationError } from '#shared/model/errors.ts';
 
 // Turns the first zod issue into the contract's validation_error: `field` is the dotted path of
 // the offending input, the message says what is wrong with it in plain words.

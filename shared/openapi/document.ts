@@ -6,9 +6,9 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { type ErrorCode, errorCatalogue, errorCodes } from '../http/error-catalogue.ts';
-import { type ApiGroup, type EndpointRoute, operations } from '../routes.ts';
-import type { OpenApiDocumentBody } from '../schemas/service-bodies.ts';
+import { type ErrorCode, errorCatalogue, errorCodes } from '#shared/model/error-catalogue.ts';
+import { type ApiGroup, type EndpointRoute, operations } from '#shared/routes.ts';
+import type { OpenApiDocumentBody } from '#shared/schemas/service-bodies.ts';
 import { errorDescriptions } from './error-descriptions.ts';
 import { BEARER_SCHEME, operationOf } from './operations.ts';
 import { unmatchedResponsesOf } from './unmatched-responses.ts';

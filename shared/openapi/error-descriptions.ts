@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../http/error-catalogue.ts';
+import type { ErrorCode } from '#shared/model/error-catalogue.ts';
 
 // What each error code means, in the document's words, with an example message where the catalogue
 // fixes none. Kept apart from the catalogue so that this text is in the document, not in every bundle.

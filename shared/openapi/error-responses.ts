@@ -5,8 +5,8 @@ import {
   errorCatalogue,
   fixedMessageOf,
   type MessageErrorCode,
-} from '../http/error-catalogue.ts';
-import { errorBodyOf, RateLimitedBody } from '../schemas/error-bodies.ts';
+} from '#shared/model/error-catalogue.ts';
+import { errorBodyOf, RateLimitedBody } from '#shared/schemas/error-bodies.ts';
 import { errorDescriptions } from './error-descriptions.ts';
 
 // The document's error responses, from the catalogue: one schema component per code (its literal

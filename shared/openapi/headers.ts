@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { ReplyHeader } from '../routes.ts';
+import type { ReplyHeader } from '#shared/routes.ts';
 
 // The response headers the document names, each once (rendered as components.headers), and which of
 // them a response carries: from the chain (X-Request-Id on every function's answer, the rate-limit

@@ -3,16 +3,16 @@ import type {
   ZodOpenApiResponseObject,
   ZodOpenApiResponsesObject,
 } from 'zod-openapi';
-import type { ErrorCode } from '../http/error-catalogue.ts';
+import type { ErrorCode } from '#shared/model/error-catalogue.ts';
 import {
   type Access,
   type EndpointRoute,
   type ReplySpec,
   scopeNeeded,
   takesIdempotencyKey,
-} from '../routes.ts';
-import { requestSchemas } from '../schemas/requests.ts';
-import { responseBodies } from '../schemas/responses.ts';
+} from '#shared/routes.ts';
+import { requestSchemas } from '#shared/schemas/requests.ts';
+import { responseBodies } from '#shared/schemas/responses.ts';
 import { byStatus, errorResponseOf } from './error-responses.ts';
 import { IdempotencyKeyHeader, type RateLimitHeaders, responseHeaders } from './headers.ts';
 

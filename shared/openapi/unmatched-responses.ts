@@ -1,6 +1,6 @@
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import type { ErrorCode } from '../http/error-catalogue.ts';
-import { type ApiGroup, fallbackOf } from '../routes.ts';
+import type { ErrorCode } from '#shared/model/error-catalogue.ts';
+import { type ApiGroup, fallbackOf } from '#shared/routes.ts';
 import { byStatus, errorResponseOf } from './error-responses.ts';
 import { responseHeaders } from './headers.ts';
 import { rateLimitHeadersOf } from './operations.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { isValidBranchName, MAX_BRANCH_LENGTH } from '../domain/branch-name.ts';
-import { hasControlCharacter } from '../domain/text.ts';
+import { isValidBranchName, MAX_BRANCH_LENGTH } from '#shared/model/branch-name.ts';
+import { hasControlCharacter } from '#shared/model/text.ts';
 
 /**
  * A length cap that stops validation when it fails, so no later check (a regex, a refinement)

@@ -1,6 +1,10 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_STATES, type DeploymentState, REPORTABLE_STATES } from '../domain/deployment-states.ts';
-import { hasControlCharacter } from '../domain/text.ts';
+import {
+  DEPLOYMENT_STATES,
+  type DeploymentState,
+  REPORTABLE_STATES,
+} from '#shared/model/deployment-states.ts';
+import { hasControlCharacter } from '#shared/model/text.ts';
 import { atMost, BranchName, PageQuery } from './common.ts';
 
 const DeploymentRef = z.string().check(atMost(64), z.minLength(1, 'must not be empty'));

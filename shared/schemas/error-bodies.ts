@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { errorCatalogue, fixedMessageOf, type MessageErrorCode } from '../http/error-catalogue.ts';
+import { errorCatalogue, fixedMessageOf, type MessageErrorCode } from '#shared/model/error-catalogue.ts';
 
 // The error bodies of the contract. The error middleware is typed from these; only the OpenAPI
 // document imports this module at run time, to render one component per code (`errorBodyOf`).

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SCOPES } from '../domain/scopes.ts';
+import { SCOPES } from '#shared/model/scopes.ts';
 import { DisplayName } from './common.ts';
 
 // API keys a user manages: the request to make one, and a key as its owner sees it (never the

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_STATES } from '../domain/deployment-states.ts';
-import { SCOPES } from '../domain/scopes.ts';
-import { SUBSCRIBABLE_EVENTS } from '../domain/webhook-events.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { DEPLOYMENT_STATES } from '#shared/model/deployment-states.ts';
+import { ID_PATTERN } from '#shared/model/ids.ts';
+import { SCOPES } from '#shared/model/scopes.ts';
+import { SUBSCRIBABLE_EVENTS } from '#shared/model/webhook-events.ts';
 
 // What the API answers about its resources. The domain's types are these schemas' outputs, and the
 // handlers' replies are typed from them through the route table, so a field cannot be returned

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { hasControlCharacter } from '../domain/text.ts';
-import { SUBSCRIBABLE_EVENTS } from '../domain/webhook-events.ts';
+import { hasControlCharacter } from '#shared/model/text.ts';
+import { SUBSCRIBABLE_EVENTS } from '#shared/model/webhook-events.ts';
 import { atMost, DisplayName } from './common.ts';
 
 // Webhook subscriptions: what a client sends to make or change one. Where a URL may point (https

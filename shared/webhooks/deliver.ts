@@ -1,8 +1,13 @@
-import { clock } from '../clock.ts';
-import { putDelivery } from '../db/webhook-deliveries.ts';
-import { disableIfFailingSince, findStoredWebhook, markFailing, markSucceeding } from '../db/webhooks.ts';
-import { PING_EVENT } from '../domain/webhook-events.ts';
-import { logInfo } from '../http/log.ts';
+import { putDelivery } from '#shared/db/webhook-deliveries.ts';
+import {
+  disableIfFailingSince,
+  findStoredWebhook,
+  markFailing,
+  markSucceeding,
+} from '#shared/db/webhooks.ts';
+import { PING_EVENT } from '#shared/model/webhook-events.ts';
+import { clock } from '#shared/runtime/clock.ts';
+import { logInfo } from '#shared/runtime/log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { bodyOf, type DeliveryMessage } from './messages.ts';
 import { retryDelaySeconds } from './retry-schedule.ts';

@@ -1,12 +1,12 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { clock } from '../clock.ts';
-import { toDeployment } from '../db/deployments.ts';
-import { toProject } from '../db/projects.ts';
-import { allWebhooksOf } from '../db/webhooks.ts';
-import { ENTERED_AT, type ReportableState } from '../domain/deployment-states.ts';
-import { type WebhookEventType, wants } from '../domain/webhook-events.ts';
+import { toDeployment } from '#shared/db/deployments.ts';
+import { toProject } from '#shared/db/projects.ts';
+import { allWebhooksOf } from '#shared/db/webhooks.ts';
+import { ENTERED_AT, type ReportableState } from '#shared/model/deployment-states.ts';
+import { type WebhookEventType, wants } from '#shared/model/webhook-events.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { type DeliveryMessage, messageIdOf } from './messages.ts';
 
 // From a change in the store to the messages that deliver it. Stream records of the projects and

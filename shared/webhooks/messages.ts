@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DeliveredEventType } from '../domain/webhook-events.ts';
+import type { DeliveredEventType } from '#shared/model/webhook-events.ts';
 
 // What travels on the delivery queue: one event for one subscription. It names the subscription
 // and never carries its secret (queues and their dead letters are readable by operators); the

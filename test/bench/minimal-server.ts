@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isoNow, nowSeconds } from '../../shared/clock.ts';
-import { config } from '../../shared/config.ts';
 import { admitKey } from '../../shared/db/api-keys.ts';
 import { putDeployment } from '../../shared/db/deployments.ts';
 import { findProject } from '../../shared/db/projects.ts';
-import { hashApiKey } from '../../shared/domain/api-key-format.ts';
-import { newId } from '../../shared/ids.ts';
+import { hashApiKey } from '../../shared/model/api-key-format.ts';
+import { newId } from '../../shared/model/ids.ts';
+import { isoNow, nowSeconds } from '../../shared/runtime/clock.ts';
+import { config } from '../../shared/runtime/config.ts';
 
 // The warm floor: a bare node:http server that makes the DynamoDB calls the service makes for
 // GET /v1/projects/{id} and POST /v1/deployments, through the same store modules and the same

@@ -1,4 +1,4 @@
-import { arnVariableOf, type SecretName, secrets } from '../../shared/secrets.ts';
+import { arnVariableOf, type SecretName, secrets } from '../../shared/runtime/secrets.ts';
 import { startSecretsExtension } from '../support/secrets-extension.ts';
 import { startSqsStandIn } from '../support/sqs-stand-in.ts';
 

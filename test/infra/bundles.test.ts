@@ -13,10 +13,10 @@ import { putProject } from '../../shared/db/projects.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { createUser } from '../../shared/domain/users.ts';
-import { newId } from '../../shared/ids.ts';
+import { newId } from '../../shared/model/ids.ts';
 import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
 import { type Route, routes } from '../../shared/routes.ts';
-import { secrets } from '../../shared/secrets.ts';
+import { secrets } from '../../shared/runtime/secrets.ts';
 import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
 import { startSqsStandIn } from '../support/sqs-stand-in.ts';
 import { synthesizedAssembly } from '../support/synthesized-stack.ts';
@@ -402,7 +402,7 @@ describe('a stack trace from a shipped bundle', () => {
   let trace = '';
 
   // The forced error: a table variable missing from the template's environment fails the cold
-  // start in shared/env.ts, called by the chain's builder (shared/http/endpoint.ts).
+  // start in shared/runtime/env.ts, called by the chain's builder (shared/http/endpoint.ts).
   beforeAll(async () => {
     const function_ = deployedFunction('get-project');
     bundle = function_.bundle;
@@ -433,7 +433,10 @@ describe('a stack trace from a shipped bundle', () => {
     const payload = JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload;
     expect(payload).not.toHaveProperty('sourcesContent');
     const resolved = resolveStackTrace(trace, payload, mapFile, repoRoot);
-    const throwLine = lineOf('shared/env.ts', 'throw new Error(`Missing required environment variable');
+    const throwLine = lineOf(
+      'shared/runtime/env.ts',
+      'throw new Error(`Missing required environment variable',
+    );
     expect(resolved).toMatch(new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/env\\.ts:${throwLine}:\\d+\\)`));
     const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
     expect(resolved).toMatch(

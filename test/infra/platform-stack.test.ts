@@ -6,7 +6,7 @@ import { stackSettingsOf } from '../../infra/stack-settings.ts';
 import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
-import { errorCatalogue } from '../../shared/http/error-catalogue.ts';
+import { errorCatalogue } from '../../shared/model/error-catalogue.ts';
 import {
   type ApiGroup,
   handlers,
@@ -15,7 +15,7 @@ import {
   routes,
   type TableAccess,
 } from '../../shared/routes.ts';
-import { arnVariableOf, type SecretName } from '../../shared/secrets.ts';
+import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
 
 // The stack is synthesized once, with bundling skipped: the template is what is under test, not esbuild.
 const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../../shared/clock.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/tables.ts';
 import { recordIdOf } from '../../shared/http/sealed-response.ts';
+import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';

@@ -1,6 +1,6 @@
-import { clock } from '../../shared/clock.ts';
 import { readKeyCounter } from '../../shared/db/api-keys.ts';
-import { hashApiKey } from '../../shared/domain/api-key-format.ts';
+import { hashApiKey } from '../../shared/model/api-key-format.ts';
+import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';

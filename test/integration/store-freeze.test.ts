@@ -36,7 +36,7 @@ beforeAll(async () => {
   client.destroy();
   // The default deadline, not the test run's roomier one.
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint, REQUEST_DEADLINE_MS: '3000' });
-  ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('../../shared/config.ts')).config);
+  ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('../../shared/runtime/config.ts')).config);
   const { startGateway } = await import('../support/gateway.ts');
   const { newCaller } = await import('../support/users.ts');
   gateway = await startGateway();

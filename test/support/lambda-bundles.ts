@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { tables } from '../../shared/db/tables.ts';
 import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
-import { secrets } from '../../shared/secrets.ts';
+import { secrets } from '../../shared/runtime/secrets.ts';
 
 // Synthesized function bundles, and a Lambda-like cold start of one: a fresh Node process with
 // the function's template variables (local values) and what Lambda's Node.js runtime adds

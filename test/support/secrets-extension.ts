@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A stand-in for the AWS Parameters and Secrets Lambda Extension on loopback: what a bundle asks
-// for its secrets in AWS (shared/secrets.ts). It answers GET /secretsmanager/get as the extension
+// for its secrets in AWS (shared/runtime/secrets.ts). It answers GET /secretsmanager/get as the extension
 // does, only to callers that send the session token, and knows AWSPREVIOUS only after a rotation.
 
 export interface StandInSecrets {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { issueApiKey } from '../../shared/domain/api-keys.ts';
-import type { Role } from '../../shared/domain/caller.ts';
-import type { Scope } from '../../shared/domain/scopes.ts';
+import type { Role } from '../../shared/model/caller.ts';
+import type { Scope } from '../../shared/model/scopes.ts';
 
 export interface TestCaller {
   userId: string;

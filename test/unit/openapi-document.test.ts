@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { errorCatalogue, errorCodes } from '../../shared/http/error-catalogue.ts';
+import { errorCatalogue, errorCodes } from '../../shared/model/error-catalogue.ts';
 import { openApiDocument } from '../../shared/openapi/document.ts';
 import { documentText, publishedDocumentPath } from '../../shared/openapi/published-document.ts';
 import { operations } from '../../shared/routes.ts';

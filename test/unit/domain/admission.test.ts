@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../../../shared/clock.ts';
-import { RateLimitedError, UnauthorizedError } from '../../../shared/errors.ts';
+import { RateLimitedError, UnauthorizedError } from '../../../shared/model/errors.ts';
+import { clock } from '../../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { uniqueSourceIp } from '../../support/proxy-events.ts';
 import { overrideSettings } from '../../support/settings.ts';
@@ -13,7 +13,7 @@ import { pinMidWindow } from '../../support/window.ts';
 let restoreSettings: () => void;
 let admission: typeof import('../../../shared/domain/admission.ts');
 let newCaller: typeof import('../../support/users.ts').newCaller;
-let hashApiKey: typeof import('../../../shared/domain/api-key-format.ts').hashApiKey;
+let hashApiKey: typeof import('../../../shared/model/api-key-format.ts').hashApiKey;
 let revokeApiKeyByHash: typeof import('../../../shared/db/api-keys.ts').revokeApiKeyByHash;
 let db: typeof import('../../../shared/db/client.ts').db;
 let tableName: typeof import('../../../shared/db/tables.ts').tableName;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   restoreSettings = overrideSettings({ ANONYMOUS_RATE_LIMIT_MAX: '2' });
   admission = await import('../../../shared/domain/admission.ts');
   ({ newCaller } = await import('../../support/users.ts'));
-  ({ hashApiKey } = await import('../../../shared/domain/api-key-format.ts'));
+  ({ hashApiKey } = await import('../../../shared/model/api-key-format.ts'));
   ({ revokeApiKeyByHash } = await import('../../../shared/db/api-keys.ts'));
   ({ db } = await import('../../../shared/db/client.ts'));
   ({ tableName } = await import('../../../shared/db/tables.ts'));

@@ -1,8 +1,8 @@
-import { clock } from '../../../shared/clock.ts';
-import { generateApiKey } from '../../../shared/domain/api-key-format.ts';
 import { apiKeyAuth } from '../../../shared/http/api-key-auth.ts';
 import { errorShaping } from '../../../shared/http/error-response.ts';
 import { rateLimitHeaders } from '../../../shared/http/rate-limit-headers.ts';
+import { generateApiKey } from '../../../shared/model/api-key-format.ts';
+import { clock } from '../../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import {
   bodyOf,

@@ -1,3 +1,9 @@
+import { errorShaping } from '../../../shared/http/error-response.ts';
+import {
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '../../../shared/http/http-errors.ts';
 import {
   ConflictError,
   ForbiddenError,
@@ -6,13 +12,7 @@ import {
   RateLimitedError,
   UnauthorizedError,
   ValidationError,
-} from '../../../shared/errors.ts';
-import { errorShaping } from '../../../shared/http/error-response.ts';
-import {
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-} from '../../../shared/http/http-errors.ts';
+} from '../../../shared/model/errors.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain } from '../../support/proxy-events.ts';
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { MiddlewareObj } from '@middy/core';
-import { clock } from '../../../shared/clock.ts';
 import { db } from '../../../shared/db/client.ts';
 import { claim } from '../../../shared/db/idempotency.ts';
 import { tableName } from '../../../shared/db/tables.ts';
@@ -9,6 +8,7 @@ import { errorShaping } from '../../../shared/http/error-response.ts';
 import { IDEMPOTENCY_TTL_SECONDS, idempotent } from '../../../shared/http/idempotency.ts';
 import { open, recordIdOf } from '../../../shared/http/sealed-response.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from '../../../shared/http/types.ts';
+import { clock } from '../../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { bodyOf, proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';

@@ -1,6 +1,6 @@
-import { NotFoundError, RateLimitedError } from '../../../shared/errors.ts';
 import { errorShaping } from '../../../shared/http/error-response.ts';
 import { rateLimitHeaders } from '../../../shared/http/rate-limit-headers.ts';
+import { NotFoundError, RateLimitedError } from '../../../shared/model/errors.ts';
 import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
 
 // rateLimitHeaders: the allowance the request was counted against, on every answer, errors included.

@@ -11,16 +11,16 @@ let restoreSettings: () => void;
 let modules: {
   requestLifecycle: typeof import('../../../shared/http/request-lifecycle.ts').requestLifecycle;
   errorShaping: typeof import('../../../shared/http/error-response.ts').errorShaping;
-  clock: typeof import('../../../shared/clock.ts').clock;
-  NotFoundError: typeof import('../../../shared/errors.ts').NotFoundError;
+  clock: typeof import('../../../shared/runtime/clock.ts').clock;
+  NotFoundError: typeof import('../../../shared/model/errors.ts').NotFoundError;
 };
 beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
   modules = {
     ...(await import('../../../shared/http/request-lifecycle.ts')),
     ...(await import('../../../shared/http/error-response.ts')),
-    ...(await import('../../../shared/clock.ts')),
-    ...(await import('../../../shared/errors.ts')),
+    ...(await import('../../../shared/runtime/clock.ts')),
+    ...(await import('../../../shared/model/errors.ts')),
   };
 });
 afterAll(() => restoreSettings());

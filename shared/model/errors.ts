@@ -1,4 +1,4 @@
-import type { RateLimitState } from './domain/rate-limit.ts';
+import type { RateLimitState } from './rate-limit.ts';
 
 // Typed failures thrown where they arise. They carry no HTTP status: shared/http/error-response.ts
 // is the one place that turns them into the contract's JSON errors.

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { clock } from '../../shared/clock.ts';
-import { decodeCursor, encodeCursor } from '../../shared/db/cursor.ts';
-import { arnVariableOf, forgetSecrets, secrets, secretVersions } from '../../shared/secrets.ts';
-import { restoreClockAfterEach } from '../support/clock.ts';
-import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
+import { decodeCursor, encodeCursor } from '../../../shared/db/cursor.ts';
+import { clock } from '../../../shared/runtime/clock.ts';
+import { arnVariableOf, forgetSecrets, secrets, secretVersions } from '../../../shared/runtime/secrets.ts';
+import { restoreClockAfterEach } from '../../support/clock.ts';
+import { type StandInSecrets, startSecretsExtension } from '../../support/secrets-extension.ts';
 
 // A function in AWS: the cursor key by ARN, from the extension on localhost. Other containers may
 // already sign with a rotated key while this one still holds the old value.

@@ -1,4 +1,4 @@
-import { config } from '../config.ts';
+import { config } from './config.ts';
 
 // Structured log lines, one JSON object each. Callers pass only what is safe to keep: never a
 // header, a body, a key or a password.

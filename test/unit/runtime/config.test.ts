@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-// Settings are read and checked once, when shared/config.ts loads: each case loads it in a fresh
+// Settings are read and checked once, when shared/runtime/config.ts loads: each case loads it in a fresh
 // Node process with the given environment.
 
 const run = promisify(execFile);
-const CONFIG = join(import.meta.dirname, '../../shared/config.ts');
+const CONFIG = join(import.meta.dirname, '../../../shared/runtime/config.ts');
 
 async function load(env: Record<string, string>): Promise<string> {
   const script = `import(${JSON.stringify(CONFIG)}).then((m) => console.log(JSON.stringify(m.config)), (e) => console.log(e.message))`;

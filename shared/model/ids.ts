@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { clock } from './clock.ts';
+import { clock } from '#shared/runtime/clock.ts';
 
 // ULIDs: 48 bits of milliseconds then 80 random bits, in Crockford base32. They sort by creation
 // time as strings, so "newest first" is the key order of a DynamoDB query. Within one millisecond

@@ -1,6 +1,6 @@
-import { clock } from '../../shared/clock.ts';
-import { newId } from '../../shared/ids.ts';
-import { restoreClockAfterEach } from '../support/clock.ts';
+import { newId } from '../../../shared/model/ids.ts';
+import { clock } from '../../../shared/runtime/clock.ts';
+import { restoreClockAfterEach } from '../../support/clock.ts';
 
 describe('ids', () => {
   restoreClockAfterEach();

@@ -21,7 +21,7 @@ const ConfigSchema = z.object({
   /** Login attempts per email address and window. */
   LOGIN_EMAIL_RATE_LIMIT_MAX: positiveInt(10),
   API_KEY_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
-  /** How long one request may take, start to answer (shared/deadline.ts). */
+  /** How long one request may take, start to answer (shared/runtime/deadline.ts). */
   REQUEST_DEADLINE_MS: positiveInt(3_000),
   /** `silent` drops the access log lines (the test run does); errors are always logged. */
   LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),

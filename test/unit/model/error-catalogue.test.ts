@@ -1,3 +1,10 @@
+import { errorResponse } from '../../../shared/http/error-response.ts';
+import {
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from '../../../shared/http/http-errors.ts';
+import { errorCatalogue, MAX_REQUEST_BODY_BYTES } from '../../../shared/model/error-catalogue.ts';
 import {
   ConflictError,
   ForbiddenError,
@@ -5,14 +12,7 @@ import {
   RateLimitedError,
   UnauthorizedError,
   ValidationError,
-} from '../../shared/errors.ts';
-import { errorCatalogue, MAX_REQUEST_BODY_BYTES } from '../../shared/http/error-catalogue.ts';
-import { errorResponse } from '../../shared/http/error-response.ts';
-import {
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-} from '../../shared/http/http-errors.ts';
+} from '../../../shared/model/errors.ts';
 
 const answer = (error: unknown) => {
   const response = errorResponse(error);
