@@ -1,9 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import { identityIsGenuine, type KeyIdentity, signIdentity } from '#shared/domain/key-identity.ts';
-import type { Caller, Role } from '#shared/model/caller.ts';
-import { newId } from '#shared/model/ids.ts';
-import { allowance, type RateLimitState, windowAt } from '#shared/model/rate-limit.ts';
 import { type Scope, scopesOf } from '#shared/model/scopes.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { ApiKey as ApiKeySchema } from '#shared/schemas/resources.ts';
@@ -12,20 +8,22 @@ import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
 
-// The API-key table, keyed by the SHA-256 digest of the key. One item holds the owner, the role,
-// the expiry and the current window's counter, so that a single conditional UpdateItem
-// authenticates the key, checks the window and counts the request.
+// The API-key table, keyed by the SHA-256 digest of the key: the key records (issue, list, revoke).
+// One item holds the owner, the role, the expiry and the current window's counter, so that a single
+// conditional UpdateItem authenticates the key, checks the window and counts the request
+// (./admission-counter.ts). The identity fields arrive signed and are stored as given.
 
 const table = (): string => tableName('apiKeys');
 const { byOwner } = indexes.apiKeys;
 
-interface ApiKeyItem {
+/** A key's item as stored. Identity fields are kept as read (not normalised): their signature covers them. */
+export interface KeyRecord {
   keyHash: string;
   keyId: string;
   userId: string;
-  role: Role;
+  role: string;
   name: string;
-  scopes: Scope[];
+  scopes: string[];
   /** The first characters and the last four of the plaintext: enough to recognise a key, not to use it. */
   prefix: string;
   last4: string;
@@ -43,55 +41,36 @@ interface ApiKeyItem {
   identitySignature: string;
 }
 
-export interface NewApiKey {
-  keyHash: string;
-  userId: string;
-  role: Role;
-  name: string;
-  scopes: Scope[];
-  prefix: string;
-  last4: string;
-  expiresAt: number;
-  rateLimit?: number;
-  windowSeconds: number;
-  nowSeconds: number;
-}
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** Stores a key's digest and returns its id. The caller made the key and keeps the plaintext. */
-export async function putApiKey(key: NewApiKey): Promise<string> {
-  const keyId = newId('key');
-  const identity: KeyIdentity = {
-    keyHash: key.keyHash,
-    keyId,
-    userId: key.userId,
-    role: key.role,
-    scopes: key.scopes,
-    expiresAt: key.expiresAt,
-    ...(key.rateLimit === undefined ? {} : { rateLimit: key.rateLimit }),
-  };
-  const item: ApiKeyItem = {
-    keyHash: key.keyHash,
-    keyId,
-    userId: key.userId,
-    role: key.role,
-    name: key.name,
-    scopes: key.scopes,
-    prefix: key.prefix,
-    last4: key.last4,
-    createdAt: new Date(key.nowSeconds * 1000).toISOString(),
-    expiresAt: key.expiresAt,
-    ...(key.rateLimit === undefined ? {} : { rateLimit: key.rateLimit }),
-    windowStart: windowAt(key.nowSeconds, key.windowSeconds).start,
-    windowCount: 0,
-    identitySignature: await signIdentity(identity),
-  };
+/** A stored item as a record; absent or mistyped attributes become empty values, which verify as nothing. */
+export const keyRecordOf = (item: Record<string, unknown> = {}): KeyRecord => ({
+  keyHash: text(item.keyHash),
+  keyId: text(item.keyId),
+  userId: text(item.userId),
+  role: text(item.role),
+  name: text(item.name),
+  scopes: Array.isArray(item.scopes) ? item.scopes.map(String) : [],
+  prefix: text(item.prefix),
+  last4: text(item.last4),
+  createdAt: text(item.createdAt),
+  expiresAt: Number(item.expiresAt),
+  ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
+  ...(typeof item.lastUsedAt === 'string' ? { lastUsedAt: item.lastUsedAt } : {}),
+  ...(typeof item.rateLimit === 'number' ? { rateLimit: item.rateLimit } : {}),
+  windowStart: Number(item.windowStart),
+  windowCount: Number(item.windowCount),
+  identitySignature: text(item.identitySignature),
+});
+
+/** Stores a new key's record. The caller made the key, keeps the plaintext and signed the identity. */
+export async function putApiKey(record: KeyRecord): Promise<void> {
   // A put whose response was lost and that the SDK retried finds its own item: that is a success.
   await putNew(
     (input) => db.send(new PutCommand(input)),
-    { TableName: table(), Item: { ...item } },
+    { TableName: table(), Item: { ...record } },
     'keyHash',
   );
-  return keyId;
 }
 
 /** A key as its owner sees it: the response schema's type, so no field goes undocumented. */
@@ -184,154 +163,4 @@ export async function readKeyCounter(
     new GetCommand({ TableName: table(), Key: { keyHash }, ConsistentRead: true }),
   );
   return Item ? { windowStart: Number(Item.windowStart), windowCount: Number(Item.windowCount) } : undefined;
-}
-
-export type KeyAdmission =
-  | { outcome: 'admitted'; caller: Caller; rateLimit: RateLimitState }
-  | { outcome: 'limited'; rateLimit: RateLimitState }
-  | { outcome: 'rejected' };
-
-export interface AdmissionPolicy {
-  nowSeconds: number;
-  windowSeconds: number;
-  defaultLimit: number;
-}
-
-const usedAt = (policy: AdmissionPolicy): string => isoOfSeconds(policy.nowSeconds);
-
-// Shared by both writes: the key exists, is live and is not revoked.
-const LIVE_KEY = 'attribute_exists(keyHash) AND expiresAt > :now AND attribute_not_exists(revokedAt)';
-const UNDER_LIMIT =
-  '((attribute_exists(rateLimit) AND windowCount < rateLimit) OR (attribute_not_exists(rateLimit) AND windowCount < :defaultLimit))';
-
-/** Whether an item's owner, role, scopes, expiry and allowance are still those it was issued with. */
-const isGenuine = (item: Record<string, unknown>): boolean =>
-  identityIsGenuine(
-    {
-      keyHash: String(item.keyHash),
-      keyId: String(item.keyId),
-      userId: String(item.userId),
-      role: String(item.role),
-      scopes: Array.isArray(item.scopes) ? item.scopes.map(String) : [],
-      expiresAt: Number(item.expiresAt),
-      ...(typeof item.rateLimit === 'number' ? { rateLimit: item.rateLimit } : {}),
-    },
-    item.identitySignature,
-  );
-
-const limitOf = (item: Record<string, unknown>, defaultLimit: number): number =>
-  typeof item.rateLimit === 'number' ? item.rateLimit : defaultLimit;
-
-/** The caller an item stands for, when its identity fields are genuine; a tampered item admits nothing. */
-const admitted = (
-  item: Record<string, unknown>,
-  policy: AdmissionPolicy,
-  windowStart: number,
-): KeyAdmission => (isGenuine(item) ? admittedCaller(item, policy, windowStart) : { outcome: 'rejected' });
-
-const admittedCaller = (
-  item: Record<string, unknown>,
-  policy: AdmissionPolicy,
-  windowStart: number,
-): KeyAdmission => ({
-  outcome: 'admitted',
-  caller: {
-    userId: String(item.userId),
-    role: item.role === 'admin' ? 'admin' : 'member',
-    keyId: String(item.keyId),
-    keyHash: String(item.keyHash),
-    scopes: scopesOf(item.scopes),
-    keyExpiresAt: Number(item.expiresAt),
-    ...(typeof item.rateLimit === 'number' ? { keyRateLimit: item.rateLimit } : {}),
-  },
-  rateLimit: allowance(limitOf(item, policy.defaultLimit), Number(item.windowCount), {
-    start: windowStart,
-    end: windowStart + policy.windowSeconds,
-  }),
-});
-
-/** Counts one request in the key's current window: one UpdateItem while the window is current. */
-function countInWindow(keyHash: string, windowStart: number, policy: AdmissionPolicy) {
-  return conditionally(() =>
-    countingDb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { keyHash },
-        UpdateExpression: 'SET windowCount = windowCount + :one, lastUsedAt = :usedAt',
-        ConditionExpression: `${LIVE_KEY} AND windowStart = :windowStart AND ${UNDER_LIMIT}`,
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':usedAt': usedAt(policy),
-          ':now': policy.nowSeconds,
-          ':windowStart': windowStart,
-          ':defaultLimit': policy.defaultLimit,
-        },
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    ),
-  );
-}
-
-/** Moves the key into a newer window and counts this request as its first. */
-function openWindow(keyHash: string, windowStart: number, policy: AdmissionPolicy) {
-  return conditionally(() =>
-    countingDb.send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: { keyHash },
-        UpdateExpression: 'SET windowStart = :windowStart, windowCount = :one, lastUsedAt = :usedAt',
-        ConditionExpression: `${LIVE_KEY} AND windowStart < :windowStart`,
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':now': policy.nowSeconds,
-          ':windowStart': windowStart,
-          ':usedAt': usedAt(policy),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-  );
-}
-
-/**
- * Authenticates a key digest and counts the request against the key's window, exactly: every
- * count is a conditional write, so of N concurrent requests against an allowance of L, exactly
- * min(N, L) are admitted. A rejected request is not counted.
- */
-export async function admitKey(keyHash: string, policy: AdmissionPolicy): Promise<KeyAdmission> {
-  let windowStart = windowAt(policy.nowSeconds, policy.windowSeconds).start;
-  // Each pass either decides or learns something newer about the window; three passes cover a
-  // window change racing with other containers.
-  for (let pass = 0; pass < 3; pass++) {
-    const counted = await countInWindow(keyHash, windowStart, policy);
-    if (!counted.failed) return admitted(counted.result.Attributes ?? {}, policy, windowStart);
-
-    const old = counted.old;
-    if (
-      !old ||
-      !isGenuine(old) ||
-      Number(old.expiresAt) <= policy.nowSeconds ||
-      old.revokedAt !== undefined
-    ) {
-      return { outcome: 'rejected' };
-    }
-    const storedStart = Number(old.windowStart);
-    if (storedStart === windowStart) {
-      const limit = limitOf(old, policy.defaultLimit);
-      return {
-        outcome: 'limited',
-        rateLimit: allowance(limit, limit, { start: windowStart, end: windowStart + policy.windowSeconds }),
-      };
-    }
-    if (storedStart > windowStart) {
-      // Another container's clock is already in the next window: count there rather than go back.
-      windowStart = storedStart;
-      continue;
-    }
-    const opened = await openWindow(keyHash, windowStart, policy);
-    if (!opened.failed) return admitted(opened.result.Attributes ?? {}, policy, windowStart);
-    // Someone else opened this window first (or the key died meanwhile): count again.
-  }
-  throw new Error('Rate counter did not settle after repeated window changes');
 }

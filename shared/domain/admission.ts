@@ -1,11 +1,14 @@
-import { admitKey, type KeyAdmission } from '#shared/db/api-keys.ts';
+import { type AdmissionPolicy, countKeyRequest } from '#shared/db/admission-counter.ts';
+import type { KeyRecord } from '#shared/db/api-keys.ts';
 import { countInBucket } from '#shared/db/rate-buckets.ts';
 import { hashApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { RateLimitedError, UnauthorizedError } from '#shared/model/errors.ts';
 import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from '#shared/model/rate-limit.ts';
+import { scopesOf } from '#shared/model/scopes.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { config } from '#shared/runtime/config.ts';
+import { recordIsGenuine } from './key-identity.ts';
 
 // Admission for key-protected endpoints: who is calling, and may they call now? A valid key is
 // authenticated and counted in one DynamoDB call; a request without one is counted against its
@@ -24,13 +27,47 @@ function bearerKey(authorization: string | undefined): string | undefined {
   return key !== undefined && isWellFormedApiKey(key) ? key : undefined;
 }
 
+type KeyAdmission =
+  | { outcome: 'admitted'; caller: Caller; rateLimit: RateLimitState }
+  | { outcome: 'limited'; rateLimit: RateLimitState }
+  | { outcome: 'rejected' };
+
+const limitOf = (key: KeyRecord, policy: AdmissionPolicy): number => key.rateLimit ?? policy.defaultLimit;
+
+/** The caller a genuine key record stands for. */
+const callerOf = (key: KeyRecord): Caller => ({
+  userId: key.userId,
+  role: key.role === 'admin' ? 'admin' : 'member',
+  keyId: key.keyId,
+  keyHash: key.keyHash,
+  scopes: scopesOf(key.scopes),
+  keyExpiresAt: key.expiresAt,
+  ...(key.rateLimit === undefined ? {} : { keyRateLimit: key.rateLimit }),
+});
+
+/**
+ * Authenticates a key and counts the request in one conditional write; the record that write
+ * returns is trusted only when its identity fields carry the issuer's signature, so an item a
+ * compromised function changed or made up admits nothing.
+ */
 async function checkKey(key: string | undefined, now: number): Promise<KeyAdmission> {
   if (key === undefined) return { outcome: 'rejected' };
-  return admitKey(hashApiKey(key), {
+  const policy: AdmissionPolicy = {
     nowSeconds: now,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     defaultLimit: config.RATE_LIMIT_MAX,
-  });
+  };
+  const count = await countKeyRequest(hashApiKey(key), policy, recordIsGenuine);
+  if (count.outcome === 'refused') return { outcome: 'rejected' };
+  const limit = limitOf(count.key, policy);
+  const window = { start: count.windowStart, end: count.windowStart + policy.windowSeconds };
+  if (count.outcome === 'limited') return { outcome: 'limited', rateLimit: allowance(limit, limit, window) };
+  if (!recordIsGenuine(count.key)) return { outcome: 'rejected' };
+  return {
+    outcome: 'admitted',
+    caller: callerOf(count.key),
+    rateLimit: allowance(limit, count.key.windowCount, window),
+  };
 }
 
 /**

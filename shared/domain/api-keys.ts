@@ -9,10 +9,13 @@ import type { Page } from '#shared/db/pages.ts';
 import { generateApiKey, hashApiKey } from '#shared/model/api-key-format.ts';
 import type { Caller, Role } from '#shared/model/caller.ts';
 import { NotFoundError, ValidationError } from '#shared/model/errors.ts';
+import { newId } from '#shared/model/ids.ts';
+import { windowAt } from '#shared/model/rate-limit.ts';
 import { coversAll, SCOPES, type Scope } from '#shared/model/scopes.ts';
 import { isoNow, nowSeconds } from '#shared/runtime/clock.ts';
 import { config } from '#shared/runtime/config.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { signIdentity } from './key-identity.ts';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -49,17 +52,25 @@ export async function issueApiKey(request: KeyRequest): Promise<IssuedApiKey> {
     prefix: apiKey.slice(0, PREFIX_LENGTH),
     last4: apiKey.slice(-4),
   };
-  const keyId = await putApiKey({
+  const keyId = newId('key');
+  const createdAt = new Date(now * 1000).toISOString();
+  const identity = {
     keyHash: hashApiKey(apiKey),
+    keyId,
     userId: request.userId,
     role: request.role,
-    ...shown,
+    scopes,
     expiresAt,
     ...(request.rateLimit === undefined ? {} : { rateLimit: request.rateLimit }),
-    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    nowSeconds: now,
+  };
+  await putApiKey({
+    ...identity,
+    ...shown,
+    createdAt,
+    windowStart: windowAt(now, config.RATE_LIMIT_WINDOW_SECONDS).start,
+    windowCount: 0,
+    identitySignature: await signIdentity(identity),
   });
-  const createdAt = new Date(now * 1000).toISOString();
   return {
     apiKey,
     key: {

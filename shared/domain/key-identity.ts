@@ -1,4 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import type { KeyRecord } from '#shared/db/api-keys.ts';
 import { secretVersions } from '#shared/runtime/secrets.ts';
 
 // What a key may do is decided by fields of its item: owner, role, scopes, expiry and allowance.
@@ -102,3 +103,18 @@ export function identityIsGenuine(identity: KeyIdentity, signature: unknown): bo
   }
   return genuine;
 }
+
+/** The signed fields of a stored key record, as stored. */
+export const identityOf = (record: KeyRecord): KeyIdentity => ({
+  keyHash: record.keyHash,
+  keyId: record.keyId,
+  userId: record.userId,
+  role: record.role,
+  scopes: record.scopes,
+  expiresAt: record.expiresAt,
+  ...(record.rateLimit === undefined ? {} : { rateLimit: record.rateLimit }),
+});
+
+/** Whether a stored record's owner, role, scopes, expiry and allowance are those it was issued with. */
+export const recordIsGenuine = (record: KeyRecord): boolean =>
+  identityIsGenuine(identityOf(record), record.identitySignature);

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { admitKey } from '../../shared/db/api-keys.ts';
+import { countKeyRequest } from '../../shared/db/admission-counter.ts';
 import { putDeployment } from '../../shared/db/deployments.ts';
 import { findProject } from '../../shared/db/projects.ts';
+import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';
 import { newId } from '../../shared/model/ids.ts';
 import { isoNow, nowSeconds } from '../../shared/runtime/clock.ts';
@@ -25,13 +26,18 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const key = req.headers.authorization?.slice('Bearer '.length) ?? '';
-  const admission = await admitKey(hashApiKey(key), {
-    nowSeconds: nowSeconds(),
-    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    defaultLimit: config.RATE_LIMIT_MAX,
-  });
-  if (admission.outcome !== 'admitted') return send(res, 401, { error: 'unauthorized' });
-  const { userId } = admission.caller;
+  const count = await countKeyRequest(
+    hashApiKey(key),
+    {
+      nowSeconds: nowSeconds(),
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      defaultLimit: config.RATE_LIMIT_MAX,
+    },
+    recordIsGenuine,
+  );
+  if (count.outcome !== 'counted' || !recordIsGenuine(count.key))
+    return send(res, 401, { error: 'unauthorized' });
+  const { userId } = count.key;
   const projectPath = /^\/v1\/projects\/([^/]+)$/.exec(req.url ?? '');
   if (req.method === 'GET' && projectPath?.[1]) {
     const project = await findProject(userId, projectPath[1]);

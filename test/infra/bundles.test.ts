@@ -437,7 +437,9 @@ describe('a stack trace from a shipped bundle', () => {
       'shared/runtime/env.ts',
       'throw new Error(`Missing required environment variable',
     );
-    expect(resolved).toMatch(new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/runtime/env\\.ts:${throwLine}:\\d+\\)`));
+    expect(resolved).toMatch(
+      new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/runtime/env\\.ts:${throwLine}:\\d+\\)`),
+    );
     const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
     expect(resolved).toMatch(
       new RegExp(`\\n\\s+at requireTables \\(\\S*shared/http/endpoint\\.ts:${callLine}:\\d+\\)`),
