@@ -1,60 +1,32 @@
 import type { MiddlewareObj } from '@middy/core';
-import { errorCatalogue, type MessageErrorCode } from '#shared/model/error-catalogue.ts';
-import {
-  ConflictError,
-  ForbiddenError,
-  IdempotencyKeyReusedError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthorizedError,
-  ValidationError,
-} from '#shared/model/errors.ts';
+import { errorCatalogue, fixedMessageOf } from '#shared/model/error-catalogue.ts';
+import { ApiError, RateLimitedError } from '#shared/model/errors.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { ErrorBody, RateLimitedBody } from '#shared/schemas/error-bodies.ts';
-import { MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
 import { jsonResponse } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
-/** The contract's error answer: the code's status from the catalogue, its message and `field`. */
-function errorAnswer(
-  code: MessageErrorCode,
-  message: string,
-  extra: { field?: string; headers?: Record<string, string> } = {},
-): ProxyResult {
-  const body: ErrorBody = {
+/** The body of an error the contract names: the 429's is `{error, retryAfter}`, every other one has a message. */
+function bodyOf(error: ApiError): ErrorBody | RateLimitedBody {
+  const { code } = error;
+  if (code === 'rate_limit_exceeded') {
+    return { error: code, retryAfter: error instanceof RateLimitedError ? error.retryAfterSeconds : 1 };
+  }
+  return {
     error: code,
-    message,
-    ...(extra.field === undefined ? {} : { field: extra.field }),
+    // A code whose message never varies answers that message, whatever the thrower wrote.
+    message: fixedMessageOf(code) ?? error.message,
+    ...(error.field === undefined ? {} : { field: error.field }),
   };
-  return jsonResponse(errorCatalogue[code].status, body, extra.headers);
 }
 
-/** The contract's JSON error for a thrown value; anything unknown becomes the generic 500. */
+/** The contract's JSON error for a thrown value, by its code; anything else is the generic 500. */
 export function errorResponse(error: unknown): ProxyResult {
-  if (error instanceof ValidationError) {
-    return errorAnswer('validation_error', error.message, { field: error.field });
+  if (error instanceof ApiError) {
+    return jsonResponse(errorCatalogue[error.code].status, bodyOf(error), error.headers());
   }
-  if (error instanceof UnauthorizedError) return errorAnswer('unauthorized', error.message);
-  if (error instanceof ForbiddenError) return errorAnswer('forbidden', error.message);
-  if (error instanceof NotFoundError) return errorAnswer('not_found', error.message);
-  if (error instanceof MethodNotAllowedError) {
-    return errorAnswer('method_not_allowed', error.message, { headers: { Allow: error.allow.join(', ') } });
-  }
-  if (error instanceof ConflictError) return errorAnswer('conflict', error.message);
-  if (error instanceof IdempotencyKeyReusedError) return errorAnswer('idempotency_key_reused', error.message);
-  if (error instanceof PayloadTooLargeError) {
-    return errorAnswer('payload_too_large', errorCatalogue.payload_too_large.message);
-  }
-  if (error instanceof UnsupportedMediaTypeError) {
-    return errorAnswer('unsupported_media_type', errorCatalogue.unsupported_media_type.message);
-  }
-  if (error instanceof RateLimitedError) {
-    const body: RateLimitedBody = { error: 'rate_limit_exceeded', retryAfter: error.retryAfterSeconds };
-    return jsonResponse(errorCatalogue.rate_limit_exceeded.status, body, {
-      'Retry-After': String(error.retryAfterSeconds),
-    });
-  }
-  return errorAnswer('internal_error', errorCatalogue.internal_error.message);
+  const body: ErrorBody = { error: 'internal_error', message: errorCatalogue.internal_error.message };
+  return jsonResponse(errorCatalogue.internal_error.status, body);
 }
 
 const isExpected = (response: ProxyResult): boolean => response.statusCode < 500;

@@ -1,41 +1,61 @@
+import type { ErrorCode } from './error-catalogue.ts';
 import type { RateLimitState } from './rate-limit.ts';
 
-// Typed failures thrown where they arise. They carry no HTTP status: shared/http/error-response.ts
-// is the one place that turns them into the contract's JSON errors.
+// Typed failures thrown where they arise. Each carries its code from the error catalogue, and the
+// catalogue gives the code its status: shared/http/error-response.ts answers any of them by lookup.
+// Anything thrown that is not an ApiError is unexpected and answers the fixed 500.
 
-export class ValidationError extends Error {
+/** A failure the contract names. */
+export abstract class ApiError extends Error {
+  abstract readonly code: Exclude<ErrorCode, 'internal_error' | 'bad_request'>;
+  /** Dotted path of the offending input (validation errors). */
+  readonly field?: string;
+  /** Headers the answer carries because of this failure (`Allow`, `Retry-After`). */
+  headers(): Record<string, string> {
+    return {};
+  }
+}
+
+export class ValidationError extends ApiError {
   override name = 'ValidationError';
+  override readonly code = 'validation_error';
   /** Dotted path of the offending input, e.g. `projectId`, `body`, `cursor`. */
-  readonly field: string;
+  override readonly field: string;
   constructor(field: string, message: string) {
     super(message);
     this.field = field;
   }
 }
 
-export class UnauthorizedError extends Error {
+export class UnauthorizedError extends ApiError {
   override name = 'UnauthorizedError';
+  override readonly code = 'unauthorized';
 }
 
-export class ForbiddenError extends Error {
+export class ForbiddenError extends ApiError {
   override name = 'ForbiddenError';
+  override readonly code = 'forbidden';
 }
 
-export class NotFoundError extends Error {
+export class NotFoundError extends ApiError {
   override name = 'NotFoundError';
+  override readonly code = 'not_found';
 }
 
-export class ConflictError extends Error {
+export class ConflictError extends ApiError {
   override name = 'ConflictError';
+  override readonly code = 'conflict';
 }
 
 /** An Idempotency-Key sent again with a different request. */
-export class IdempotencyKeyReusedError extends Error {
+export class IdempotencyKeyReusedError extends ApiError {
   override name = 'IdempotencyKeyReusedError';
+  override readonly code = 'idempotency_key_reused';
 }
 
-export class RateLimitedError extends Error {
+export class RateLimitedError extends ApiError {
   override name = 'RateLimitedError';
+  override readonly code = 'rate_limit_exceeded';
   readonly retryAfterSeconds: number;
   /** The allowance that ran out, when it is not the one the request already reports. */
   readonly rateLimit: RateLimitState | undefined;
@@ -43,5 +63,8 @@ export class RateLimitedError extends Error {
     super('Rate limit exceeded');
     this.retryAfterSeconds = retryAfterSeconds;
     this.rateLimit = rateLimit;
+  }
+  override headers(): Record<string, string> {
+    return { 'Retry-After': String(this.retryAfterSeconds) };
   }
 }

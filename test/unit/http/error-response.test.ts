@@ -1,18 +1,6 @@
 import { errorShaping } from '../../../shared/http/error-response.ts';
-import {
-  MethodNotAllowedError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-} from '../../../shared/http/http-errors.ts';
-import {
-  ConflictError,
-  ForbiddenError,
-  IdempotencyKeyReusedError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthorizedError,
-  ValidationError,
-} from '../../../shared/model/errors.ts';
+import { MethodNotAllowedError } from '../../../shared/http/http-errors.ts';
+import { NotFoundError, RateLimitedError, ValidationError } from '../../../shared/model/errors.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain } from '../../support/proxy-events.ts';
 
@@ -29,42 +17,6 @@ async function answerTo(error: unknown) {
 }
 
 describe('error shaping', () => {
-  it.each([
-    [
-      new UnauthorizedError('A valid API key is required'),
-      401,
-      'unauthorized',
-      'A valid API key is required',
-    ],
-    [
-      new ForbiddenError('This request needs the write scope'),
-      403,
-      'forbidden',
-      'This request needs the write scope',
-    ],
-    [new NotFoundError('Project not found'), 404, 'not_found', 'Project not found'],
-    [new ConflictError('Already canceled'), 409, 'conflict', 'Already canceled'],
-    [
-      new IdempotencyKeyReusedError('Used with another request'),
-      422,
-      'idempotency_key_reused',
-      'Used with another request',
-    ],
-    [new PayloadTooLargeError(10), 413, 'payload_too_large', 'Request body must not exceed 65536 bytes'],
-    [
-      new UnsupportedMediaTypeError(),
-      415,
-      'unsupported_media_type',
-      'Request body must be sent with Content-Type: application/json',
-    ],
-  ])('answers %p with its status, code and message', async (error, status, code, message) => {
-    expect(await answerTo(error)).toEqual({
-      statusCode: status,
-      headers: { 'Content-Type': JSON_TYPE },
-      body: JSON.stringify({ error: code, message }),
-    });
-  });
-
   it('names the field of a validation error', async () => {
     expect(await answerTo(new ValidationError('branch', 'branch is required'))).toEqual({
       statusCode: 400,
