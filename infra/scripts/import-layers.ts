@@ -55,7 +55,8 @@ function targetOf(root: string, file: string, specifier: string): string | undef
 }
 
 function* sourceFiles(root: string, dir: string): Generator<string> {
-  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+  const entries = readdirSync(join(root, dir), { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) yield* sourceFiles(root, path);
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
@@ -74,8 +75,8 @@ export function upwardImports(root: string): UpwardImport[] {
         for (const match of text.matchAll(IMPORT)) {
           const target = targetOf(root, file, match[1] ?? '');
           const to = target === undefined ? undefined : layerOf(target);
-          if (to !== undefined && LAYERS.indexOf(to) > LAYERS.indexOf(from)) {
-            found.push({ file, line: index + 1, target, from, to } as UpwardImport);
+          if (target !== undefined && to !== undefined && LAYERS.indexOf(to) > LAYERS.indexOf(from)) {
+            found.push({ file, line: index + 1, target, from, to });
           }
         }
       });

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
-import { type Scope, scopesOf } from '#shared/model/scopes.ts';
+import { scopesOf } from '#shared/model/scopes.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { ApiKey as ApiKeySchema } from '#shared/schemas/resources.ts';
-import { countingDb, db } from './client.ts';
+import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
