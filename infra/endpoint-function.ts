@@ -71,7 +71,7 @@ export const FUNCTION_BUNDLING = {
   // Readable stack traces: function names survive minification, and a source map beside each bundle
   // (without the sources' text: it only maps positions) takes a logged trace back to the .ts lines,
   // offline (infra/scripts/resolve-stack-trace.ts). Not with --enable-source-maps in the functions:
-  // it made the cold `require` 19–25 % dearer (README, Operations), and Lambda pays it at every cold start.
+  // it made the cold `require` 19–25 % dearer (docs/operating.md, Readable stack traces), and Lambda pays it at every cold start.
   keepNames: true,
   sourceMap: true,
   // DEFAULT: a separate .map file plus the comment that names it, so that a local run with

@@ -7,7 +7,7 @@ import type { StoredResponse } from '#shared/db/idempotency.ts';
 // a digest of the user and the key, and its body is encrypted (AES-256-GCM) with a key derived from
 // the Idempotency-Key. A retry carrying the key opens it; anyone reading the table (a compromised
 // function, a backup) sees neither the key nor the answer. A client's key is as strong as the
-// client makes it: a random UUID (122 bits) is what the README asks for.
+// client makes it: a random UUID (122 bits) is what docs/api.md asks for.
 
 const INFO = 'platform-api idempotency response v1';
 

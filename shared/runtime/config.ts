@@ -11,7 +11,8 @@ const positiveInt = (fallback: number) =>
     String(fallback),
   );
 
-const ConfigSchema = z.object({
+/** The service's settings and their defaults (docs/running-locally.md lists them; a test compares). */
+export const ConfigSchema = z.object({
   RATE_LIMIT_MAX: positiveInt(100),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
   /** Requests without a valid key, per source address and window: stricter than a key's allowance. */

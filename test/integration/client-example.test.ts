@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
 
-// The README's "generate a client" example, as a reader would use it: types generated from the
+// docs/api.md's "generate a client" example, as a reader would use it: types generated from the
 // document by openapi-typescript, then examples/client/platform-client.ts compiled against them.
 // The same file with one name mistyped must not compile, or the types would be checking nothing.
 
@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const EXAMPLE_DIR = join(ROOT, 'examples', 'client');
 const BIN = join(ROOT, 'node_modules', '.bin');
 
-/** The command the README and the example print, run here on a file instead of the server's URL. */
+/** The command docs/api.md and the example print, run here on a file instead of the server's URL. */
 const GENERATE_FLAGS = ['--default-non-nullable', 'false', '-o', 'platform-api.d.ts'];
 const GENERATE_COMMAND = `npx openapi-typescript http://localhost:3000/openapi.json ${GENERATE_FLAGS.join(' ')}`;
 
@@ -71,11 +71,11 @@ describe('the generated-client example', () => {
     expect(firstErrors).toEqual(expected);
   });
 
-  it('is the code the README shows, with the command that generates its types', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  it('is the code docs/api.md shows, with the command that generates its types', async () => {
+    const guide = await readFile(join(ROOT, 'docs', 'api.md'), 'utf8');
     const example = await readFile(join(EXAMPLE_DIR, 'platform-client.ts'), 'utf8');
     expect(example).toContain(GENERATE_COMMAND);
-    expect(readme).toContain(GENERATE_COMMAND);
-    expect(readme).toContain(`\`\`\`ts\n${example}\`\`\``);
+    expect(guide).toContain(GENERATE_COMMAND);
+    expect(guide).toContain(`\`\`\`ts\n${example}\`\`\``);
   });
 });

@@ -14,7 +14,7 @@ import { captureLogs } from '../../support/logs.ts';
 import { bodyOf, proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
 
 // idempotent() on DynamoDB Local: a POST sent again with the same Idempotency-Key gets the first
-// answer, the handler runs once, and what is kept (and for how long) is what the README promises.
+// answer, the handler runs once, and what is kept (and for how long) is what docs/api.md promises.
 
 let now: number;
 beforeEach(() => {
