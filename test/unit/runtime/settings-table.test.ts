@@ -10,7 +10,7 @@ import { retryBaseSeconds } from '../../../shared/webhooks/retry-schedule.ts';
 const TABLE = join(import.meta.dirname, '../../../docs/running-locally.md');
 
 /** `| \`NAME\` | \`default\` ... |` rows: the name and the first code span of the default column. */
-export function documentedDefaults(markdown: string): Map<string, string | undefined> {
+function documentedDefaults(markdown: string): Map<string, string | undefined> {
   const rows = new Map<string, string | undefined>();
   for (const line of markdown.split('\n')) {
     const cells = /^\| `([A-Z][A-Z0-9_]*)` \| ([^|]*) \|/.exec(line);
