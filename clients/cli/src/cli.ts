@@ -159,14 +159,20 @@ async function follow(client: PlatformClient, id: string, timeoutMs: number, log
   const deadline = Date.now() + timeoutMs;
   const pollMs = Number(process.env.PLATFORM_POLL_MS) || 1000;
   let seen = 0;
-  for (;;) {
+  const printEvents = async () => {
     const { events } = await client.deployments.listEvents(id);
     for (const event of events.slice(seen)) {
       log(`${event.at}  ${event.status}${event.message ? `  ${event.message}` : ''}`);
     }
     seen = Math.max(seen, events.length);
+  };
+  for (;;) {
+    await printEvents();
     const deployment = await client.deployments.get(id);
-    if (TERMINAL.has(deployment.status)) return deployment;
+    if (TERMINAL.has(deployment.status)) {
+      await printEvents(); // the events up to the last one, which may have come after the first read
+      return deployment;
+    }
     if (Date.now() >= deadline) {
       throw new CliError(
         'timeout',
@@ -385,7 +391,10 @@ const commands: Record<string, Command> = {
         description: string(flags, 'description'),
       });
       const created = await (await client()).webhooks.create(body);
-      return { json: created, text: fields(created) };
+      return {
+        json: created,
+        text: `${fields(created.webhook)}\n\nThe signing secret (shown this once):\n${created.secret}`,
+      };
     },
   },
   'webhooks delete': {

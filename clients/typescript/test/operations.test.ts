@@ -36,7 +36,9 @@ describe('the SDK and the document', () => {
   it('commits the files the document generates (else: `npm run clients:generate`, and commit them)', async () => {
     for (const [file, text] of Object.entries(await generate(document))) {
       if (readFileSync(file, 'utf8') !== text) {
-        throw new Error(`${relative(ROOT, file)} is not what shared/openapi/openapi.json generates: run \`npm run clients:generate\``);
+        throw new Error(
+          `${relative(ROOT, file)} is not what shared/openapi/openapi.json generates: run \`npm run clients:generate\``,
+        );
       }
     }
   });

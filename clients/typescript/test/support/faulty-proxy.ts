@@ -2,7 +2,10 @@ import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the proxy does with one request: pass it on, answer it itself, or lose the answer. */
-export type Fault = 'forward' | 'lose-answer' | { status: number; headers?: Record<string, string>; body?: unknown };
+export type Fault =
+  | 'forward'
+  | 'lose-answer'
+  | { status: number; headers?: Record<string, string>; body?: unknown };
 
 export interface SeenRequest {
   method: string;
@@ -28,22 +31,32 @@ export async function startFaultyProxy(upstream: string, plan: (n: number) => Fa
   const requests: SeenRequest[] = [];
   const server = createServer((req, res) => {
     const fault = plan(requests.length);
-    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, at: Date.now(), fault });
+    requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      at: Date.now(),
+      fault,
+    });
     if (typeof fault === 'object') {
       req.resume();
       res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });
       res.end(JSON.stringify(fault.body ?? {}));
       return;
     }
-    const forwarded = request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      if (fault === 'lose-answer') {
-        answer.resume();
-        answer.on('end', () => res.destroy());
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forwarded = request(
+      `${upstream}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        if (fault === 'lose-answer') {
+          answer.resume();
+          answer.on('end', () => res.destroy());
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forwarded.on('error', () => res.destroy());
     req.pipe(forwarded);
   });
