@@ -243,9 +243,12 @@ const commands: Record<string, Command> = {
       listOutput(await collect((await client()).projects.list({ limit: 100 }), flags), PROJECT_COLUMNS),
   },
   'projects get': {
-    usage: 'projects get <id>',
-    args: ['id'],
-    run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).projects.get(id)),
+    usage: 'projects get <id or name>',
+    args: ['project'],
+    async run({ args: [project = ''], client }) {
+      const api = await client();
+      return objectOutput(await api.projects.get(await projectId(api, project)));
+    },
   },
   'projects create': {
     usage: 'projects create --name <name> [--repository <owner/name>] [--production-branch <branch>]',
@@ -286,10 +289,11 @@ const commands: Record<string, Command> = {
       ),
   },
   'projects delete': {
-    usage: 'projects delete <id> [--yes]',
-    args: ['id'],
-    async run({ args: [id = ''], client, confirm }) {
+    usage: 'projects delete <id or name> [--yes]',
+    args: ['project'],
+    async run({ args: [project = ''], client, confirm }) {
       const api = await client();
+      const id = await projectId(api, project);
       await confirm(`Delete project ${id} with all its deployments?`);
       await api.projects.delete(id);
       return { json: { id, deleted: true }, text: `Deleted project ${id}` };

@@ -162,6 +162,7 @@ describe('platform', () => {
     expect(project).toMatchObject({ name: 'api', repository: 'acme/api', productionBranch: 'trunk' });
     expect((await platform(['projects', 'list', '--json'], env)).json).toEqual([project]);
     expect((await platform(['projects', 'get', project.id, '--json'], env)).json).toEqual(project);
+    expect((await platform(['projects', 'get', 'api', '--json'], env)).json).toEqual(project);
     const updated = await platform(['projects', 'update', project.id, '--name', 'api2', '--json'], env);
     expect(updated.json).toMatchObject({ id: project.id, name: 'api2', repository: 'acme/api' });
 
