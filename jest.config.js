@@ -3,7 +3,13 @@
 export default {
   testEnvironment: 'node',
   // The source folders are roots too, so that coverage counts the files no test loads (as 0 %).
-  roots: ['<rootDir>/test', '<rootDir>/shared', '<rootDir>/functions', '<rootDir>/infra'],
+  roots: [
+    '<rootDir>/test',
+    '<rootDir>/shared',
+    '<rootDir>/functions',
+    '<rootDir>/infra',
+    '<rootDir>/clients',
+  ],
   testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },

@@ -1,0 +1,301 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PlatformClient } from '@platform-api/client';
+import { startLocalBuilder } from '../../../infra/local/builder.ts';
+import { type LocalWebhookQueue, startLocalWebhookQueue } from '../../../infra/local/webhook-queue.ts';
+import { deliverySettings } from '../../../shared/webhooks/settings.ts';
+import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
+import { newCaller } from '../../../test/support/users.ts';
+
+// The CLI as a user runs it: its own process (stdin not a terminal), against the local gateway over
+// HTTP, with a config folder of its own. Every --json output is parsed and checked.
+
+const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
+// Each command is a process of its own: on two busy cores a test of ten commands takes a while.
+const slowly = (name: string, test: () => Promise<void>) => it(name, test, 120_000);
+
+let gateway: TestGateway;
+let home: string;
+let queue: LocalWebhookQueue;
+beforeAll(async () => {
+  gateway = await startGateway();
+  queue = startLocalWebhookQueue(deliverySettings); // where `webhooks test` puts its ping
+  home = await mkdtemp(join(tmpdir(), 'platform-cli-'));
+});
+afterAll(async () => {
+  queue.stop();
+  await gateway.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed: the one JSON document a --json command prints. */
+  json: unknown;
+}
+
+/** Runs `platform <args>` with a fresh environment: the gateway's URLs, a config folder, and `env`. */
+function platform(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const environment = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, env.CONFIG ?? 'config'),
+    PLATFORM_API_URL: gateway.baseUrl,
+    PLATFORM_BACKEND_URL: gateway.backendUrl,
+    ...env,
+  };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { env: environment }, (error, stdout, stderr) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {}
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr, json });
+    });
+  });
+}
+
+const asKey = async (options: Parameters<typeof newCaller>[0] = {}) => {
+  const caller = await newCaller(options);
+  return { ...caller, env: { PLATFORM_API_KEY: caller.key } };
+};
+
+describe('platform', () => {
+  slowly(
+    'prints its usage, and refuses an unknown command or flag with usage_error and exit code 2',
+    async () => {
+      const help = await platform(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('platform deploy <project id or name> [--branch <branch>] [--wait]');
+      expect(await platform(['frobnicate', '--json'])).toMatchObject({
+        code: 2,
+        json: { error: 'usage_error', message: expect.stringContaining('Unknown command') },
+      });
+      expect(await platform(['projects', 'list', '--colour', '--json'])).toMatchObject({
+        code: 2,
+        json: { error: 'usage_error', message: expect.stringContaining("Unknown option '--colour'") },
+      });
+    },
+  );
+
+  slowly('says not_logged_in (exit 2) with no key', async () => {
+    expect(await platform(['projects', 'list', '--json'], { CONFIG: 'nobody' })).toEqual(
+      expect.objectContaining({
+        code: 2,
+        json: {
+          error: 'not_logged_in',
+          message: 'Not logged in: run `platform login`, or set PLATFORM_API_KEY',
+        },
+      }),
+    );
+  });
+
+  slowly(
+    'logs in from the environment, keeps the key in a 0600 file, uses it, and logs out (revoking it)',
+    async () => {
+      const email = `cli-${randomUUID()}@example.com`;
+      const password = 'correct horse battery';
+      await new PlatformClient({ baseUrl: gateway.baseUrl }).auth.register({ email, password });
+      const config = { CONFIG: `login-${randomUUID()}` };
+
+      expect(await platform(['login', '--json'], config)).toMatchObject({
+        code: 2,
+        json: { error: 'usage_error', message: expect.stringContaining('no terminal to ask on') },
+      });
+      const login = await platform(['login', '--json'], {
+        ...config,
+        PLATFORM_EMAIL: email,
+        PLATFORM_PASSWORD: password,
+      });
+      expect(login.code).toBe(0);
+      expect(login.json).toEqual({
+        tokenType: 'Bearer',
+        expiresAt: expect.any(String),
+        user: expect.objectContaining({ email }),
+      });
+      const file = join(home, config.CONFIG, 'platform', 'credentials.json');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const stored = JSON.parse(await readFile(file, 'utf8')) as { apiKey: string };
+      expect(stored).toMatchObject({ apiKey: expect.any(String), baseUrl: gateway.baseUrl, email });
+
+      const created = await platform(['projects', 'create', '--name', 'web', '--json'], config);
+      expect(created).toMatchObject({ code: 0, json: { name: 'web', id: expect.stringMatching(/^prj_/) } });
+
+      const withKey = await platform(
+        ['login', '--print-key', '--json', '--email', email, '--password', password],
+        config,
+      );
+      expect(withKey.json).toMatchObject({ apiKey: expect.any(String) });
+
+      expect(await platform(['logout', '--json'], config)).toMatchObject({
+        code: 0,
+        json: { loggedOut: true, revoked: true },
+      });
+      await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect((await platform(['projects', 'list', '--json'], config)).json).toMatchObject({
+        error: 'not_logged_in',
+      });
+    },
+  );
+
+  slowly('lists, gets, creates, updates and deletes projects (deleting only with --yes)', async () => {
+    const { env } = await asKey();
+    const { json: project } = (await platform(
+      [
+        'projects',
+        'create',
+        '--name',
+        'api',
+        '--repository',
+        'acme/api',
+        '--production-branch',
+        'trunk',
+        '--json',
+      ],
+      env,
+    )) as { json: { id: string } };
+    expect(project).toMatchObject({ name: 'api', repository: 'acme/api', productionBranch: 'trunk' });
+    expect((await platform(['projects', 'list', '--json'], env)).json).toEqual([project]);
+    expect((await platform(['projects', 'get', project.id, '--json'], env)).json).toEqual(project);
+    expect((await platform(['projects', 'get', 'api', '--json'], env)).json).toEqual(project);
+    const updated = await platform(['projects', 'update', project.id, '--name', 'api2', '--json'], env);
+    expect(updated.json).toMatchObject({ id: project.id, name: 'api2', repository: 'acme/api' });
+
+    const table = await platform(['projects', 'list'], env);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+REPOSITORY\s+PRODUCTIONBRANCH\s+CREATEDAT\n/);
+    expect(table.stdout).toContain('api2');
+
+    const refused = await platform(['projects', 'delete', project.id, '--json'], env);
+    expect(refused).toMatchObject({
+      code: 2,
+      json: { error: 'usage_error', message: expect.stringContaining('--yes') },
+    });
+    expect((await platform(['projects', 'get', project.id, '--json'], env)).code).toBe(0);
+    expect(await platform(['projects', 'delete', project.id, '--yes', '--json'], env)).toMatchObject({
+      code: 0,
+      json: { id: project.id, deleted: true },
+    });
+    expect(await platform(['projects', 'get', project.id, '--json'], env)).toMatchObject({
+      code: 1,
+      json: { error: 'not_found', message: expect.any(String) },
+    });
+    const readable = await platform(['projects', 'get', project.id], env);
+    expect(readable.code).toBe(1);
+    expect(readable.stderr).toMatch(/^Error: .+ \(HTTP 404, request \S+\)\n$/);
+  });
+
+  slowly('deploys by project name, lists, gets and cancels deployments', async () => {
+    const { env } = await asKey();
+    const { json: project } = (await platform(['projects', 'create', '--name', 'shop', '--json'], env)) as {
+      json: { id: string };
+    };
+    const deployed = await platform(['deploy', 'shop', '--branch', 'feature/x', '--json'], env);
+    expect(deployed).toMatchObject({
+      code: 0,
+      json: { projectId: project.id, branch: 'feature/x', status: 'queued' },
+    });
+    const { id } = deployed.json as { id: string };
+    expect((await platform(['deployments', 'list', '--project', 'shop', '--json'], env)).json).toEqual([
+      deployed.json,
+    ]);
+    expect((await platform(['deployments', 'list', '--status', 'ready', '--json'], env)).json).toEqual([]);
+    expect((await platform(['deployments', 'get', id, '--json'], env)).json).toEqual(deployed.json);
+    expect(await platform(['deployments', 'cancel', id, '--yes', '--json'], env)).toMatchObject({
+      code: 0,
+      json: { id, status: 'canceled' },
+    });
+    expect(await platform(['deploy', 'no-such-project', '--json'], env)).toMatchObject({
+      code: 1,
+      json: { error: 'not_found' },
+    });
+  });
+
+  slowly('deploy --wait follows the build and exits 0 when it is ready (local builder on)', async () => {
+    const { env, userId } = await asKey();
+    await platform(['projects', 'create', '--name', 'site', '--json'], env);
+    const builder = startLocalBuilder({ delayMs: 100, pollMs: 20, ownerId: userId });
+    try {
+      const run = await platform(['deploy', 'site', '--wait', '--json'], { ...env, PLATFORM_POLL_MS: '100' });
+      expect(run).toMatchObject({ code: 0, json: { status: 'ready', readyAt: expect.any(String) } });
+      // stdout holds only the deployment; the build's lines went to stderr.
+      expect(run.stderr).toMatch(
+        / queued\n.* building {2}local builder: building\n.* ready {2}local builder: ready\n$/,
+      );
+    } finally {
+      await builder.stop();
+    }
+  });
+
+  slowly('deploy --wait exits 1 when the deployment does not finish within --timeout', async () => {
+    const { env } = await asKey();
+    await platform(['projects', 'create', '--name', 'slow', '--json'], env);
+    const run = await platform(['deploy', 'slow', '--wait', '--timeout', '1s', '--json'], {
+      ...env,
+      PLATFORM_POLL_MS: '200',
+    });
+    expect(run).toMatchObject({
+      code: 1,
+      json: {
+        error: 'timeout',
+        message: expect.stringMatching(/^Deployment dpl_\S+ is still queued after 1 s$/),
+      },
+    });
+  });
+
+  slowly('lists, creates and revokes keys', async () => {
+    const { env } = await asKey();
+    const created = await platform(['keys', 'create', '--name', 'ci', '--scopes', 'read', '--json'], env);
+    expect(created).toMatchObject({
+      code: 0,
+      json: { apiKey: expect.any(String), key: { name: 'ci', scopes: ['read'] } },
+    });
+    const { key } = created.json as { key: { id: string } };
+    const listed = (await platform(['keys', 'list', '--json'], env)).json as { id: string }[];
+    expect(listed.map((item) => item.id)).toContain(key.id);
+    expect(await platform(['keys', 'revoke', key.id, '--yes', '--json'], env)).toMatchObject({
+      code: 0,
+      json: { id: key.id, revoked: true },
+    });
+  });
+
+  slowly('lists, creates, tests and deletes webhooks', async () => {
+    const { env } = await asKey();
+    const created = await platform(
+      [
+        'webhooks',
+        'create',
+        '--url',
+        'https://example.com/hook',
+        '--events',
+        'deployment.ready,deployment.error',
+        '--json',
+      ],
+      env,
+    );
+    expect(created).toMatchObject({
+      code: 0,
+      json: {
+        secret: expect.stringMatching(/^whsec_/),
+        webhook: { url: 'https://example.com/hook', events: ['deployment.ready', 'deployment.error'] },
+      },
+    });
+    const { id } = (created.json as { webhook: { id: string } }).webhook;
+    expect(
+      ((await platform(['webhooks', 'list', '--json'], env)).json as { id: string }[]).map((w) => w.id),
+    ).toEqual([id]);
+    expect(await platform(['webhooks', 'test', id, '--json'], env)).toMatchObject({
+      code: 0,
+      json: { event: 'ping' },
+    });
+    expect(await platform(['webhooks', 'delete', id, '--yes', '--json'], env)).toMatchObject({
+      code: 0,
+      json: { id, deleted: true },
+    });
+    expect((await platform(['webhooks', 'list', '--json'], env)).json).toEqual([]);
+  });
+});

@@ -1,0 +1,303 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
+
+// `npm run clients:generate` (also run by `npm run openapi`): the SDK's two generated files, from
+// the published document (shared/openapi/openapi.json), committed like the document itself:
+//
+// - src/generated/openapi.ts: the types, by openapi-typescript (`paths`, `components`, `operations`);
+// - src/generated/operations.ts: the operation table the client is built from at run time (method,
+//   path, server, path parameters, query, body, Idempotency-Key, key, list and its items key, kind
+//   of reply) and the typed interface of every resource group and method.
+//
+// A route that lands in the document gets its method by rerunning this; a unit test fails while the
+// committed files differ from what the document generates, and another names any operationId
+// without a method. Names, mechanically (docs/clients.md):
+//
+// - group: the operation's first tag in camelCase (`Projects` → `projects`), or GROUP_OF_TAG;
+// - method: the operationId without the group's noun (singular or plural), the verb first:
+//   `listProjects` → `list`, `listDeploymentEvents` → `listEvents`; what precedes the noun names an
+//   owner: `listProjectDeployments` → `listForProject`, and a trailing preposition goes with the noun:
+//   `waitForDeployment` → `wait`; an operationId without the noun stays as it is (`getHealth`);
+//   METHOD_OF_OPERATION overrides, and two operations with one name stop the generator.
+
+export const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const DOCUMENT_PATH = join(ROOT, 'shared', 'openapi', 'openapi.json');
+const SDK = join(import.meta.dirname, '..');
+export const TYPES_FILE = join(SDK, 'src', 'generated', 'openapi.ts');
+export const OPERATIONS_FILE = join(SDK, 'src', 'generated', 'operations.ts');
+
+/** Tags whose camelCase is not the group's name. */
+export const GROUP_OF_TAG: Record<string, string> = { 'API keys': 'keys' };
+/** operationIds whose mechanical method name is not the one wanted (none yet). */
+export const METHOD_OF_OPERATION: Record<string, string> = {};
+
+const HTTP_METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const PREPOSITIONS = new Set(['For', 'Of', 'By', 'To', 'From', 'In', 'On', 'At']);
+
+/** One row of the runtime table (see src/generated/operations.ts for the field meanings). */
+export interface OperationRow {
+  operationId: string;
+  group: string;
+  name: string;
+  method: string;
+  path: string;
+  server: 'base' | 'backend';
+  pathParams: string[];
+  query: boolean;
+  body: 'required' | 'optional' | undefined;
+  idempotencyKey: boolean;
+  auth: boolean;
+  status: number;
+  reply: 'json' | 'text' | 'none';
+  items: string | undefined;
+  summary: string;
+}
+
+const words = (camel: string): string[] => camel.match(/[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])/g) ?? [];
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+const lower = (word: string) => word.charAt(0).toLowerCase() + word.slice(1);
+const camel = (parts: string[]) => lower(parts.map((part) => capital(part.toLowerCase())).join(''));
+
+/** The group of a tag: `Projects` → `projects`, `Environment variables` → `environmentVariables`. */
+export function groupOfTag(tag: string): string {
+  return GROUP_OF_TAG[tag] ?? camel(tag.split(/[^A-Za-z0-9]+/).filter(Boolean));
+}
+
+const singular = (word: string) =>
+  word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') ? word.slice(0, -1) : word;
+
+/** The method of an operationId in its group (the rule at the top of this file). */
+export function methodName(operationId: string, group: string): string {
+  const override = METHOD_OF_OPERATION[operationId];
+  if (override) return override;
+  const [verb = operationId, ...rest] = words(operationId);
+  const plural = words(group).map(capital);
+  const nouns = [plural, [...plural.slice(0, -1), singular(plural.at(-1) ?? '')]];
+  for (let at = 0; at < rest.length; at += 1) {
+    const noun = nouns.find((candidate) => candidate.every((word, i) => rest[at + i] === word));
+    if (!noun) continue;
+    const before = rest.slice(0, at);
+    const after = rest.slice(at + noun.length);
+    if (before.length === 0) return lower(verb) + after.join('');
+    if (PREPOSITIONS.has(before.at(-1) ?? ''))
+      return lower(verb) + [...before.slice(0, -1), ...after].join('');
+    return `${lower(verb)}${after.join('')}For${before.join('')}`;
+  }
+  return operationId;
+}
+
+interface Parameter {
+  in: string;
+  name: string;
+}
+interface MediaTypes {
+  content?: Record<string, { schema?: { $ref?: string; properties?: Record<string, unknown> } }>;
+}
+interface Operation {
+  operationId: string;
+  tags?: string[];
+  summary?: string;
+  parameters?: (Parameter | { $ref: string })[];
+  requestBody?: MediaTypes & { required?: boolean };
+  responses: Record<string, MediaTypes | { $ref: string }>;
+  security?: unknown[];
+}
+type Document = Omit<OpenAPI3, 'paths'> & {
+  paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }>;
+};
+
+/** Follows a local `$ref` (`#/components/...`). */
+function resolve<T>(document: Document, value: T | { $ref: string }): T {
+  if (typeof value !== 'object' || value === null || !('$ref' in value)) return value;
+  const target = value.$ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document);
+  return resolve(document, target as T | { $ref: string });
+}
+
+/** Every operation of the document as a row of the table, in the document's order. */
+export function operationRows(document: Document): OperationRow[] {
+  const rows: OperationRow[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method] as Operation | undefined;
+      if (!operation) continue;
+      const parameters = (operation.parameters ?? []).map((parameter) =>
+        resolve<Parameter>(document, parameter),
+      );
+      const tag = operation.tags?.[0];
+      if (!tag) throw new Error(`${operation.operationId} has no tag: the SDK groups operations by tag`);
+      const group = groupOfTag(tag);
+      const [status, response] =
+        Object.entries(operation.responses).find(([code]) => /^2\d\d$/.test(code)) ?? [];
+      if (!status || !response) throw new Error(`${operation.operationId} has no 2xx response`);
+      const content = resolve(document, response).content ?? {};
+      const types = Object.keys(content);
+      const json = content['application/json']?.schema;
+      const reply = json ? 'json' : types.length > 0 ? 'text' : 'none';
+      const server =
+        (item.servers?.[0]?.url ?? document.servers?.[0]?.url) === '{backend_url}' ? 'backend' : 'base';
+      const query = parameters
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => parameter.name);
+      rows.push({
+        operationId: operation.operationId,
+        group,
+        name: methodName(operation.operationId, group),
+        method: method.toUpperCase(),
+        path,
+        server,
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? ''),
+        query: query.length > 0,
+        body: operation.requestBody ? (operation.requestBody.required ? 'required' : 'optional') : undefined,
+        idempotencyKey: parameters.some(
+          (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+        ),
+        auth: (operation.security ?? document.security ?? []).length > 0,
+        status: Number(status),
+        reply,
+        items: method === 'get' && query.includes('cursor') ? itemsKey(document, operation, json) : undefined,
+        summary: operation.summary ?? '',
+      });
+    }
+  }
+  const seen = new Map<string, string>();
+  for (const row of rows) {
+    const key = `${row.group}.${row.name}`;
+    const other = seen.get(key);
+    if (other) {
+      throw new Error(
+        `${other} and ${row.operationId} would both be client.${key}(): name one in METHOD_OF_OPERATION (clients/typescript/scripts/generate.ts)`,
+      );
+    }
+    seen.set(key, row.operationId);
+  }
+  return rows;
+}
+
+/** A paginated list's items key: the one array beside `nextCursor` in its 200 body. */
+function itemsKey(document: Document, operation: Operation, schema: unknown): string {
+  const body = resolve(document, (schema ?? {}) as { properties?: Record<string, { type?: string }> });
+  const properties = Object.entries(body.properties ?? {});
+  const arrays = properties.filter(([, value]) => resolve(document, value).type === 'array');
+  if (!('nextCursor' in (body.properties ?? {})) || arrays.length !== 1 || !arrays[0]) {
+    throw new Error(
+      `${operation.operationId} takes a cursor but its 200 body is not {<items>: [...], nextCursor}`,
+    );
+  }
+  return arrays[0][0];
+}
+
+const quote = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+function runtimeRow(row: OperationRow): string {
+  const fields = [
+    `id: ${quote(row.operationId)}`,
+    `group: ${quote(row.group)}`,
+    `name: ${quote(row.name)}`,
+    `method: ${quote(row.method)}`,
+    `path: ${quote(row.path)}`,
+  ];
+  if (row.server === 'backend') fields.push('backend: 1');
+  if (row.pathParams.length > 0) fields.push(`params: [${row.pathParams.map(quote).join(', ')}]`);
+  if (row.query) fields.push('query: 1');
+  if (row.body) fields.push('body: 1');
+  if (row.idempotencyKey) fields.push('idempotencyKey: 1');
+  if (row.auth) fields.push('auth: 1');
+  if (row.reply !== 'json') fields.push(`reply: ${quote(row.reply)}`);
+  if (row.items) fields.push(`items: ${quote(row.items)}`);
+  return `  { ${fields.join(', ')} },`;
+}
+
+function signature(row: OperationRow): string {
+  const id = quote(row.operationId);
+  const args = row.pathParams.map((name) => `${name}: string`);
+  if (row.body) args.push(`body${row.body === 'optional' ? '?' : ''}: Body<${id}>`);
+  if (row.query) args.push(`query?: Query<${id}>`);
+  args.push('options?: RequestOptions');
+  const result = row.items
+    ? `List<JsonReply<${id}, ${row.status}>, ${quote(row.items)}>`
+    : row.reply === 'json'
+      ? `Promise<JsonReply<${id}, ${row.status}>>`
+      : row.reply === 'text'
+        ? 'Promise<string>'
+        : 'Promise<void>';
+  const server = row.server === 'backend' ? '{backend_url}' : '{base_url}';
+  const summary = row.summary ? `${row.summary.replace(/\*\//g, '*\\/')}: ` : '';
+  return [
+    `    /** ${summary}\`${row.method} ${server}${row.path}\` (${row.operationId}) */`,
+    `    ${row.name}(${args.join(', ')}): ${result};`,
+  ].join('\n');
+}
+
+/** The text of src/generated/operations.ts. */
+export function operationsModule(rows: OperationRow[]): string {
+  const groups = [...new Set(rows.map((row) => row.group))];
+  return [
+    '// Generated by `npm run clients:generate` from shared/openapi/openapi.json: do not edit.',
+    '// The client builds one method per row (client.<group>.<name>); the interface types them.',
+    "import type { Body, JsonReply, List, Query, RequestOptions } from '../types.ts';",
+    '',
+    'export const operationTable = [',
+    ...rows.map(runtimeRow),
+    '] as const satisfies readonly OperationRow[];',
+    '',
+    '/** One operation: where it goes and what it takes (flags are 1 when set). */',
+    'export interface OperationRow {',
+    '  id: string;',
+    '  group: string;',
+    '  name: string;',
+    '  method: string;',
+    '  path: string;',
+    '  /** On {backend_url} rather than {base_url}. */',
+    '  backend?: 1;',
+    '  /** The path parameters, in the order the method takes them. */',
+    '  params?: readonly string[];',
+    '  query?: 1;',
+    '  body?: 1;',
+    '  /** Takes an Idempotency-Key (a POST that may then be retried). */',
+    '  idempotencyKey?: 1;',
+    '  /** Sends the API key. */',
+    '  auth?: 1;',
+    "  /** The success body: JSON unless 'text' or 'none'. */",
+    "  reply?: 'text' | 'none';",
+    '  /** A paginated list: the key of its items beside `nextCursor`. */',
+    '  items?: string;',
+    '}',
+    '',
+    '/** Every resource group of the client and its methods. */',
+    'export interface Groups {',
+    ...groups.flatMap((group) => [
+      `  ${group}: {`,
+      rows
+        .filter((row) => row.group === group)
+        .map(signature)
+        .join('\n'),
+      '  };',
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Both generated files from a document: path → text. */
+export async function generate(document: Document): Promise<Record<string, string>> {
+  const types = astToString(await openapiTS(document as OpenAPI3, { defaultNonNullable: false }));
+  return {
+    [TYPES_FILE]: `${COMMENT_HEADER.replace('openapi-typescript.', 'openapi-typescript (npm run clients:generate).')}${types}`,
+    [OPERATIONS_FILE]: operationsModule(operationRows(document)),
+  };
+}
+
+export const readDocument = (path = DOCUMENT_PATH): Document =>
+  JSON.parse(readFileSync(path, 'utf8')) as Document;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const [file, text] of Object.entries(await generate(readDocument()))) {
+    writeFileSync(file, text);
+    console.log(`Wrote ${relative(process.cwd(), file)}`);
+  }
+}

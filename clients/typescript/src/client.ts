@@ -1,0 +1,165 @@
+import { errorOf } from './errors.ts';
+import { type Groups, type OperationRow, operationTable } from './generated/operations.ts';
+import type { RequestOptions } from './types.ts';
+
+export interface ClientOptions {
+  /** `{base_url}`, the versioned API, ending in `/v1` (locally `http://localhost:3000/v1`). */
+  baseUrl: string;
+  /** `{backend_url}`: health, auth, users, the document; `baseUrl` without its `/v1` unless given. */
+  backendUrl?: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; `auth.login` sets it, `auth.logout` clears it. */
+  apiKey?: string;
+  /** Any `fetch` (a test's, a proxy's); the global one unless given. */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /** Retries after the first attempt (network errors, 429, 5xx; never PATCH or a POST without its key). */
+  maxRetries?: number;
+}
+
+type Row = OperationRow;
+type Query = Record<string, string | number | boolean | readonly string[] | null | undefined>;
+type Page = Record<string, unknown> & { nextCursor?: string | null };
+
+const RETRIED = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.reason !== undefined && signal.aborted ? reject(signal.reason) : resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** Retry-After in milliseconds: seconds, or an HTTP date. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - Date.now();
+  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
+}
+
+/** A new Idempotency-Key: a UUID where the platform has one (Node, Deno, Bun, secure pages). */
+function newIdempotencyKey(): string {
+  const crypto = globalThis.crypto;
+  if (crypto?.randomUUID) return crypto.randomUUID();
+  const bytes =
+    crypto?.getRandomValues?.(new Uint8Array(16)) ?? Array.from({ length: 16 }, () => Math.random() * 256);
+  return Array.from(bytes, (byte) => (byte & 255).toString(16).padStart(2, '0')).join('');
+}
+
+class Client {
+  /** The API key the client sends; `auth.login` sets it, `auth.logout` clears it. */
+  apiKey: string | undefined;
+  /** `{base_url}`, without a trailing slash. */
+  readonly baseUrl: string;
+  /** `{backend_url}`, without a trailing slash. */
+  readonly backendUrl: string;
+  readonly #fetch: NonNullable<ClientOptions['fetch']>;
+  readonly #maxRetries: number;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.backendUrl = (options.backendUrl ?? this.baseUrl.replace(/\/v1$/, '')).replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    this.#maxRetries = options.maxRetries ?? 2;
+    const groups = this as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>;
+    for (const row of operationTable as readonly Row[]) {
+      groups[row.group] ??= {};
+      (groups[row.group] as Record<string, unknown>)[row.name] = (...args: unknown[]) =>
+        this.#method(row, args);
+    }
+  }
+
+  /** Sorts a method's arguments (path parameters, body, query, options) and makes the call or the list. */
+  #method(row: Row, args: unknown[]): unknown {
+    const params = args.slice(0, row.params?.length ?? 0) as string[];
+    let next = params.length;
+    const body = row.body ? args[next++] : undefined;
+    const query = (row.query ? args[next++] : undefined) as Query | undefined;
+    const options = (args[next] ?? {}) as RequestOptions;
+    if (!row.items) return this.#call(row, params, body, query, options);
+    const items = row.items;
+    const page = (cursor?: string | null) =>
+      this.#call(
+        row,
+        params,
+        body,
+        cursor === undefined ? query : { ...query, cursor },
+        options,
+      ) as Promise<Page>;
+    return {
+      page,
+      async *[Symbol.asyncIterator]() {
+        let cursor = query?.cursor as string | null | undefined;
+        do {
+          const current = await page(cursor);
+          yield* current[items] as unknown[];
+          cursor = current.nextCursor;
+        } while (cursor);
+      },
+    };
+  }
+
+  async #call(row: Row, params: string[], body: unknown, query: Query | undefined, options: RequestOptions) {
+    let path = row.path;
+    row.params?.forEach((name, i) => {
+      path = path.replace(`{${name}}`, encodeURIComponent(params[i] ?? ''));
+    });
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null)
+        search.set(name, Array.isArray(value) ? value.join(',') : String(value));
+    }
+    const url = `${row.backend ? this.backendUrl : this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
+    const headers: Record<string, string> = {};
+    if (row.auth && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (row.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();
+    const init: RequestInit = {
+      method: row.method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+    };
+    if (options.signal) init.signal = options.signal;
+    // PATCH is never retried, and a POST only with the key that makes a second attempt a replay.
+    const retried = RETRIED.has(row.method) || (row.method === 'POST' && !!row.idempotencyKey);
+    const maxRetries = retried ? (options.maxRetries ?? this.#maxRetries) : 0;
+
+    for (let attempt = 0; ; attempt += 1) {
+      const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      let response: Response;
+      try {
+        response = await this.#fetch(url, init);
+      } catch (error) {
+        if (attempt >= maxRetries || options.signal?.aborted) throw error;
+        await sleep(backoff, options.signal);
+        continue;
+      }
+      if (response.ok) return this.#reply(row, response);
+      if (attempt >= maxRetries || (response.status !== 429 && response.status < 500))
+        throw await errorOf(response);
+      await response.body?.cancel();
+      await sleep(retryAfterMs(response.headers.get('retry-after')) ?? backoff, options.signal);
+    }
+  }
+
+  async #reply(row: Row, response: Response): Promise<unknown> {
+    if (row.reply === 'text') return response.text();
+    if (row.reply === 'none' || response.status === 204) {
+      await response.body?.cancel();
+      if (row.id === 'logout') this.apiKey = undefined;
+      return undefined;
+    }
+    const json: unknown = await response.json();
+    if (row.id === 'login') this.apiKey = (json as { apiKey: string }).apiKey;
+    return json;
+  }
+}
+
+/**
+ * A client of both servers: `client.<group>.<method>(...)`, one method per operation of the document,
+ * grouped by tag (`client.projects.list()`, `client.auth.login({ email, password })`).
+ */
+export type PlatformClient = Client & Groups;
+export const PlatformClient = Client as new (options: ClientOptions) => PlatformClient;

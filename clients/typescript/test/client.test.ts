@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
+import { newCaller } from '../../../test/support/users.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  PlatformClient,
+  PlatformError,
+  UnauthorizedError,
+  ValidationError,
+} from '../src/index.ts';
+
+// The SDK against the local gateway over real HTTP, on the run's DynamoDB Local.
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+const clientWith = (apiKey?: string) =>
+  new PlatformClient({
+    baseUrl: gateway.baseUrl,
+    backendUrl: gateway.backendUrl,
+    ...(apiKey ? { apiKey } : {}),
+  });
+
+describe('PlatformClient', () => {
+  it('registers, logs in (and uses the new key from then on), and logs out (and stops sending it)', async () => {
+    const client = clientWith();
+    const email = `sdk-${randomUUID()}@example.com`;
+    const user = await client.auth.register({ email, password: 'correct horse battery' });
+    expect(user).toEqual(expect.objectContaining({ email, role: 'member' }));
+    const login = await client.auth.login({ email, password: 'correct horse battery' });
+    expect(login).toEqual(expect.objectContaining({ tokenType: 'Bearer', user }));
+    expect(client.apiKey).toBe(login.apiKey);
+    const project = await client.projects.create({ name: 'web', repository: 'acme/web' });
+    expect(await client.projects.get(project.id)).toEqual(project);
+    await client.auth.logout();
+    expect(client.apiKey).toBeUndefined();
+    await expect(clientWith(login.apiKey).projects.get(project.id)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('creates, reads, updates, deploys, cancels and deletes', async () => {
+    const client = clientWith((await newCaller()).key);
+    const project = await client.projects.create({ name: 'web' });
+    expect(project).toEqual(expect.objectContaining({ name: 'web', productionBranch: 'main' }));
+    const renamed = await client.projects.update(project.id, { name: 'site' });
+    expect(renamed.name).toBe('site');
+    const deployment = await client.deployments.create({ projectId: project.id, branch: 'main' });
+    expect(deployment.status).toBe('queued');
+    expect((await client.deployments.cancel(deployment.id)).status).toBe('canceled');
+    const { events } = await client.deployments.listEvents(deployment.id);
+    expect(events.map((event) => event.status)).toEqual(['queued', 'canceled']);
+    const forProject = [];
+    for await (const item of client.deployments.listForProject(project.id, { status: 'canceled' }))
+      forProject.push(item.id);
+    expect(forProject).toEqual([deployment.id]);
+    await client.projects.delete(project.id);
+    await expect(client.projects.get(project.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('throws the error class of the code, with status, code, message, requestId and field', async () => {
+    const client = clientWith((await newCaller()).key);
+    const notFound = await client.projects.get('prj_nothing').catch((error: unknown) => error);
+    expect(notFound).toBeInstanceOf(NotFoundError);
+    expect(notFound).toBeInstanceOf(PlatformError);
+    expect(notFound).toMatchObject({ status: 404, code: 'not_found', message: expect.any(String) });
+    expect((notFound as PlatformError).requestId).toMatch(/\S/);
+    const invalid = await client.projects
+      .list({ limit: 1000 })
+      .page()
+      .catch((error: unknown) => error);
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect(invalid).toMatchObject({ status: 400, code: 'validation_error', field: 'limit' });
+    const reused = { idempotencyKey: randomUUID() };
+    await client.projects.create({ name: 'a' }, reused);
+    await expect(client.projects.create({ name: 'b' }, reused)).rejects.toMatchObject({
+      status: 422,
+      code: 'idempotency_key_reused',
+    });
+    const email = `taken-${randomUUID()}@example.com`;
+    await clientWith().auth.register({ email, password: 'correct horse battery' });
+    await expect(
+      clientWith().auth.register({ email, password: 'correct horse battery' }),
+    ).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('walks 250 projects with for await, each once, and gives one page with its cursor', async () => {
+    const client = clientWith((await newCaller({ rateLimit: 1000 })).key);
+    const created = new Set<string>();
+    for (let batch = 0; batch < 25; batch += 1) {
+      const projects = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => client.projects.create({ name: `p${batch * 10 + i}` })),
+      );
+      for (const project of projects) created.add(project.id);
+    }
+    const seen: string[] = [];
+    for await (const project of client.projects.list({ limit: 100 })) seen.push(project.id);
+    expect(seen).toHaveLength(250);
+    expect(new Set(seen)).toEqual(created);
+
+    const first = await client.projects.list({ limit: 20 }).page();
+    expect(first.projects).toHaveLength(20);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await client.projects.list({ limit: 20 }).page(first.nextCursor);
+    expect(second.projects.map((p) => p.id)).toEqual(seen.slice(20, 40));
+  }, 60_000);
+
+  it('answers the docs page as text and the document as JSON', async () => {
+    const client = clientWith();
+    expect(await client.documentation.getDocs()).toContain('<html');
+    expect((await client.documentation.getOpenApiDocument()).openapi).toBe('3.1.0');
+    expect((await client.service.getHealth()).status).toBe('ok');
+  });
+});

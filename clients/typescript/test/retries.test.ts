@@ -1,0 +1,110 @@
+import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
+import { newCaller } from '../../../test/support/users.ts';
+import { PlatformClient, PlatformError, RateLimitError } from '../src/index.ts';
+import { type Fault, type FaultyProxy, startFaultyProxy } from './support/faulty-proxy.ts';
+
+// Retries through a proxy in front of the real gateway that answers or loses what the plan says.
+
+let gateway: TestGateway;
+let proxy: FaultyProxy | undefined;
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterEach(() => proxy?.close());
+afterAll(() => gateway.close());
+
+const unavailable: Fault = {
+  status: 503,
+  body: { error: 'internal_error', message: 'An unexpected error occurred' },
+};
+
+async function through(plan: (n: number) => Fault, maxRetries?: number) {
+  proxy = await startFaultyProxy(gateway.backendUrl, plan);
+  const { key } = await newCaller();
+  const client = new PlatformClient({
+    baseUrl: `${proxy.url}/v1`,
+    backendUrl: proxy.url,
+    apiKey: key,
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+  });
+  return { client, requests: proxy.requests };
+}
+
+describe('retries', () => {
+  it('retries a 429 after its Retry-After: 1, about a second later', async () => {
+    const tooMany: Fault = {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { error: 'rate_limit_exceeded', retryAfter: 1 },
+    };
+    const { client, requests } = await through((n) => (n === 0 ? tooMany : 'forward'));
+    const { projects } = await client.projects.list().page();
+    expect(projects).toEqual([]);
+    expect(requests).toHaveLength(2);
+    const waited = (requests[1]?.at ?? 0) - (requests[0]?.at ?? 0);
+    expect(waited).toBeGreaterThanOrEqual(950);
+    expect(waited).toBeLessThan(2500);
+  });
+
+  it('retries a POST whose answer was lost with the same Idempotency-Key, and gets the one resource created', async () => {
+    const { client, requests } = await through((n) => (n === 0 ? 'lose-answer' : 'forward'));
+    const project = await client.projects.create({ name: 'once' });
+    expect(requests.map((request) => request.method)).toEqual(['POST', 'POST']);
+    const [first, second] = requests.map((request) => request.headers['idempotency-key']);
+    expect(first).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(second).toBe(first);
+    const { projects } = await client.projects.list().page();
+    expect(projects).toEqual([project]);
+  });
+
+  it("sends the caller's own Idempotency-Key on every attempt", async () => {
+    const { client, requests } = await through((n) => (n === 0 ? unavailable : 'forward'));
+    await client.projects.create({ name: 'mine' }, { idempotencyKey: 'my-key-1' });
+    expect(requests.map((request) => request.headers['idempotency-key'])).toEqual(['my-key-1', 'my-key-1']);
+  });
+
+  it('makes at most three attempts with maxRetries 2, then throws the last answer', async () => {
+    const { client, requests } = await through(() => unavailable);
+    const error = await client.projects.get('prj_x').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ status: 503, code: 'internal_error' });
+    expect(requests).toHaveLength(3);
+  }, 20_000);
+
+  it('retries a GET after a network error', async () => {
+    const { client, requests } = await through((n) => (n === 0 ? 'lose-answer' : 'forward'));
+    expect((await client.projects.list().page()).projects).toEqual([]);
+    expect(requests.map((request) => request.method)).toEqual(['GET', 'GET']);
+  });
+
+  it('does not retry when the call allows no retries', async () => {
+    const { client, requests } = await through((n) => (n === 0 ? 'lose-answer' : 'forward'));
+    await expect(client.projects.create({ name: 'lost' }, { maxRetries: 0 })).rejects.toThrow('fetch failed');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('never retries a PATCH, nor a POST that takes no Idempotency-Key', async () => {
+    const { client, requests } = await through(() => unavailable);
+    await expect(client.projects.update('prj_x', { name: 'y' })).rejects.toMatchObject({ status: 503 });
+    await expect(client.auth.login({ email: 'a@example.com', password: 'whatever1' })).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(requests.map((request) => request.method)).toEqual(['PATCH', 'POST']);
+  });
+
+  it('gives up on a 429 after maxRetries with a RateLimitError carrying retryAfter', async () => {
+    const tooMany: Fault = {
+      status: 429,
+      headers: { 'retry-after': '0' },
+      body: { error: 'rate_limit_exceeded', retryAfter: 3 },
+    };
+    const { client, requests } = await through(() => tooMany, 1);
+    const error = await client.keys
+      .list()
+      .page()
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limit_exceeded', retryAfter: 3 });
+    expect(requests).toHaveLength(2);
+  });
+});
