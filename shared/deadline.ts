@@ -32,3 +32,10 @@ export function withDeadline<T>(budgetMs: number, run: () => Promise<T>): Promis
 
 /** The running request's deadline, as a signal that aborts when it passes (none outside a request). */
 export const requestDeadline = (): AbortSignal | undefined => current.getStore();
+
+/**
+ * Runs `start` outside any request's deadline: for background work a request sets going (a timer
+ * for a webhook retry, a poller's loop), which would otherwise inherit the request's signal with
+ * its async context and be aborted once that request's time is up, long after it answered.
+ */
+export const outsideAnyRequest = <T>(start: () => T): T => current.exit(start);
