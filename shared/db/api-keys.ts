@@ -57,8 +57,8 @@ export interface NewApiKey {
   nowSeconds: number;
 }
 
-/** Stores a key's digest and returns its id. The caller made the key and keeps the plaintext. */
-export async function putApiKey(key: NewApiKey): Promise<string> {
+/** A new key's item, its identity signed, ready to be put: the caller made the key and keeps the plaintext. */
+export async function newKeyItem(key: NewApiKey): Promise<{ keyId: string; item: Record<string, unknown> }> {
   const keyId = newId('key');
   const identity: KeyIdentity = {
     keyHash: key.keyHash,
@@ -85,12 +85,14 @@ export async function putApiKey(key: NewApiKey): Promise<string> {
     windowCount: 0,
     identitySignature: await signIdentity(identity),
   };
+  return { keyId, item: { ...item } };
+}
+
+/** Stores a key's digest and returns its id. The caller made the key and keeps the plaintext. */
+export async function putApiKey(key: NewApiKey): Promise<string> {
+  const { keyId, item } = await newKeyItem(key);
   // A put whose response was lost and that the SDK retried finds its own item: that is a success.
-  await putNew(
-    (input) => db.send(new PutCommand(input)),
-    { TableName: table(), Item: { ...item } },
-    'keyHash',
-  );
+  await putNew((input) => db.send(new PutCommand(input)), { TableName: table(), Item: item }, 'keyHash');
   return keyId;
 }
 
