@@ -81,8 +81,9 @@ const description = (): string =>
 Keys look like \`plat_\` and 38 base62 characters, the last six a checksum.
 
 **Rate limits.** Every answer of a rate-limited operation, errors included, carries \`X-RateLimit-Limit\`,
-\`X-RateLimit-Remaining\` (after this request) and \`X-RateLimit-Reset\` (UTC epoch seconds). A 429 adds
-\`Retry-After\`.
+\`X-RateLimit-Remaining\` (after this request) and \`X-RateLimit-Reset\` (UTC epoch seconds), and the same
+allowance as the IETF fields of draft-ietf-httpapi-ratelimit-headers-11: \`RateLimit-Policy: "default";q=100;w=60\`
+and \`RateLimit: "default";r=99;t=17\` (\`t\`: seconds until the window ends). A 429 adds \`Retry-After\`.
 
 **Lists** take \`limit\` (1 to 100, default 20) and \`cursor\`, and answer \`{"<items>": [...], "nextCursor"}\`
 newest first; pass \`nextCursor\` back as \`cursor\` until it is \`null\`.
