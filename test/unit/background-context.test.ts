@@ -27,3 +27,12 @@ describe('background work started inside a request', () => {
     expect(seen.every((signal) => signal === undefined)).toBe(true);
   });
 });
+
+describe('a deadline set around a request', () => {
+  it("still holds inside the request's own, longer one (the local gateway's, counted from arrival)", async () => {
+    const seen = await withDeadline(20, () =>
+      withDeadline(10_000, () => later(60, () => requestDeadline()?.aborted)),
+    );
+    expect(seen).toBe(true);
+  });
+});
