@@ -33,6 +33,12 @@ const ConfigSchema = z.object({
     z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a stack name')),
     'platform-api',
   ),
+  /**
+   * `{base_url}` as the docs function serves it in the document (the stack sets it to the platform
+   * API's URL); unset, the address the document was fetched from plus `/v1` (one server serves both
+   * groups locally).
+   */
+  PLATFORM_BASE_URL: z.optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -37,7 +37,7 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
       base_url: {
         default: 'http://localhost:3000/v1',
         description:
-          "`npm start`'s address; in AWS the stack's `BaseUrl` output (it ends in the stage, `/v1`).",
+          "`npm start`'s address; in AWS the stack's `BaseUrl` output (it ends in the stage, `/v1`). As served by `GET /openapi.json`, the address of the API that served it.",
       },
     },
   },
@@ -48,7 +48,7 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
     variables: {
       backend_url: {
         default: 'http://localhost:3000',
-        description: "`npm start`'s address; in AWS the stack's `BackendUrl` output.",
+        description: "`npm start`'s address; in AWS the stack's `BackendUrl` output. As served by `GET /openapi.json`, the address it was fetched from.",
       },
     },
   },
