@@ -26,6 +26,11 @@ const ConfigSchema = z.object({
   /** `silent` drops the access log lines (the test run does); errors are always logged. */
   LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),
   /**
+   * The access line: `json` (one JSON object with the metrics, what CloudWatch reads) or `text` (a
+   * short line a person reads); unset, `text` on a terminal and `json` anywhere else (Lambda, a pipe).
+   */
+  LOG_FORMAT: z.optional(z.enum(['json', 'text'], { error: 'must be json or text' })),
+  /**
    * The `Service` dimension of the metrics: the stack's name in AWS (so two stages in one account
    * keep their own series), `platform-api` locally.
    */

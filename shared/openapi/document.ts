@@ -48,7 +48,8 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
     variables: {
       backend_url: {
         default: 'http://localhost:3000',
-        description: "`npm start`'s address; in AWS the stack's `BackendUrl` output. As served by `GET /openapi.json`, the address it was fetched from.",
+        description:
+          "`npm start`'s address; in AWS the stack's `BackendUrl` output. As served by `GET /openapi.json`, the address it was fetched from.",
       },
     },
   },
