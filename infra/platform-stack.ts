@@ -172,6 +172,10 @@ export class PlatformStack extends Stack {
       platform: this.addApi('PlatformApi', 'platform', functionOf),
       backend: this.addApi('BackendApi', 'backend', functionOf),
     };
+    // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
+    // platform API (functions/docs.ts); the backend's it takes from the request. The API's id only: no
+    // cycle with the backend API, which serves the docs function.
+    functions.get('docs')?.addEnvironment('PLATFORM_BASE_URL', this.stageUrl('platform'));
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

@@ -161,7 +161,7 @@ const routeTable = [
   { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: ownKeys, secrets: signsCursors,
     operationId: 'listKeys', tag: 'API keys', summary: 'List your API keys, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'ApiKeyList' } },
   { api: 'platform', method: 'POST', path: '/keys', handler: 'create-key', access: 'apiKey', tables: { apiKeys: 'write', rateLimits: 'count', idempotency: 'write' }, secrets: issuesKeys,
-    operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } } },
+    operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once; at most 20 at once per user)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } }, errors: ['conflict'] },
   { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: ownKeys,
     operationId: 'revokeKey', tag: 'API keys', summary: 'Revoke one of your API keys, effective on its next request', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/webhooks', handler: 'list-webhooks', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', webhooks: 'read' }, secrets: signsCursors,

@@ -6,6 +6,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { LOCAL_MAX_SOCKETS } from '#shared/db/client.ts';
 import { errorCatalogue } from '#shared/model/error-catalogue.ts';
 import { type Route, routes } from '#shared/routes.ts';
+import { config } from '#shared/runtime/config.ts';
+import { withDeadline } from '#shared/runtime/deadline.ts';
 import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '#shared/runtime/function-settings.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { invocationSlots } from './invocation-slots.ts';
@@ -26,6 +28,13 @@ const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
  * resets the rest of a burst of a thousand clients that connect at once (API Gateway accepts them).
  */
 export const LISTEN_BACKLOG = 4096;
+
+/**
+ * Of a request's deadline, what is kept for shaping and writing its answer once its store calls are
+ * cut off: the local gateway counts the deadline from arrival and answers within it, also when a
+ * burst queued the request behind others (invocation-slots.ts).
+ */
+const ANSWER_MS = 100;
 
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
@@ -115,6 +124,11 @@ export async function createGateway(): Promise<Server> {
   const invoke = invocationSlots(LOCAL_MAX_SOCKETS);
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // The request's time counts from its arrival here, not from when a slot frees up: queued or
+    // invoked late, it is answered within REQUEST_DEADLINE_MS (invocation-slots.ts).
+    const arrivedAt = performance.now();
+    const workMs = Math.max(0, config.REQUEST_DEADLINE_MS - ANSWER_MS);
+    const timeUp = AbortSignal.timeout(workMs);
     const body = await readBody(req);
     if (body === undefined) {
       // What API Gateway's REQUEST_TOO_LARGE gateway response answers in the stack.
@@ -138,7 +152,11 @@ export async function createGateway(): Promise<Server> {
     );
     const handler = handlers.get(match.route.handler);
     if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
-    writeResult(res, await invoke(() => handler(event, lambdaContext(match.route))));
+    const run = () =>
+      withDeadline(workMs - (performance.now() - arrivedAt), () =>
+        handler(event, lambdaContext(match.route)),
+      );
+    writeResult(res, await invoke(run, timeUp));
   };
 
   const server = createServer((req, res) => {

@@ -1,3 +1,4 @@
+import { outsideAnyRequest } from '#shared/runtime/deadline.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { type DeliverySettings, deliverAndSchedule } from '#shared/webhooks/deliver.ts';
 import { type DeliveryQueue, useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
@@ -28,13 +29,17 @@ export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhook
   const running = new Set<Promise<unknown>>();
   let stopped = false;
 
+  // A message is sent from inside a request (a test ping) or a delivery; its timer must not carry that
+  // request's deadline along, or every attempt due after it would be aborted before it starts.
   const later = (run: () => Promise<unknown>, delayMs: number) => {
     if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const job = run().finally(() => running.delete(job));
-      running.add(job);
-    }, delayMs);
+    const timer = outsideAnyRequest(() =>
+      setTimeout(() => {
+        timers.delete(timer);
+        const job = run().finally(() => running.delete(job));
+        running.add(job);
+      }, delayMs),
+    );
     timers.add(timer);
   };
 

@@ -60,7 +60,22 @@ export async function insertUser(user: User, passwordHash: string): Promise<void
       },
     ],
   }));
-  if (!stored) throw new ConflictError('A user with this email already exists');
+  if (!stored && !(await isOwnMarker(user.email, user.id, passwordHash))) {
+    throw new ConflictError('A user with this email already exists');
+  }
+}
+
+/**
+ * Whether the email's marker is the one this registration wrote: a transaction applied whose answer
+ * was lost, sent again where DynamoDB cannot tell it is the same one (its token not carried over),
+ * fails its own conditions. The fresh user id and the hash (salted per call) make the marker unique
+ * to this call, as putNew recognises a put of its own (conditional.ts). Read only on that path.
+ */
+async function isOwnMarker(email: string, userId: string, passwordHash: string): Promise<boolean> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: emailKey(email), ConsistentRead: true }),
+  );
+  return Item?.userId === userId && Item.passwordHash === passwordHash;
 }
 
 export async function findCredentials(email: string): Promise<Credentials | undefined> {

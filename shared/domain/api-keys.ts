@@ -1,10 +1,12 @@
 import {
+  type KeyRecord,
   listApiKeys,
   putApiKey,
   revokeApiKeyByHash,
   revokeApiKeyById,
   type StoredKey,
 } from '#shared/db/api-keys.ts';
+import { releaseFromLedger } from '#shared/db/key-ledger.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { generateApiKey, hashApiKey } from '#shared/model/api-key-format.ts';
 import type { Caller, Role } from '#shared/model/caller.ts';
@@ -15,6 +17,7 @@ import { coversAll, SCOPES, type Scope } from '#shared/model/scopes.ts';
 import { isoNow, nowSeconds } from '#shared/runtime/clock.ts';
 import { config } from '#shared/runtime/config.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { putKeyWithinCap } from './key-cap.ts';
 import { signIdentity } from './key-identity.ts';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -40,8 +43,14 @@ export interface KeyRequest {
   rateLimit?: number;
 }
 
-/** Issues a new API key for a user: login, key creation, tests and operator scripts all come here. */
-export async function issueApiKey(request: KeyRequest): Promise<IssuedApiKey> {
+/**
+ * Issues a new API key for a user: login, key creation, tests and operator scripts all come here.
+ * `put` stores it: as it is, or (POST /keys) counted against the user's ceiling.
+ */
+export async function issueApiKey(
+  request: KeyRequest,
+  put: (record: KeyRecord) => Promise<void> = putApiKey,
+): Promise<IssuedApiKey> {
   const apiKey = generateApiKey();
   const now = nowSeconds();
   const expiresAt = now + (request.ttlSeconds ?? config.API_KEY_TTL_SECONDS);
@@ -63,7 +72,7 @@ export async function issueApiKey(request: KeyRequest): Promise<IssuedApiKey> {
     expiresAt,
     ...(request.rateLimit === undefined ? {} : { rateLimit: request.rateLimit }),
   };
-  await putApiKey({
+  await put({
     ...identity,
     ...shown,
     createdAt,
@@ -91,7 +100,8 @@ export interface NewKeyInput {
 
 /**
  * A key the caller makes for itself (a CI job's, a laptop's). It can never do more than the key
- * that made it: no scope it lacks, no life past its expiry, no larger allowance.
+ * that made it: no scope it lacks, no life past its expiry, no larger allowance; and a user holds at
+ * most MAX_KEYS_PER_USER of them (key-cap.ts), so that minting keys cannot multiply the allowance.
  */
 export async function createKey(caller: Caller, input: NewKeyInput): Promise<IssuedApiKey> {
   const scopes = input.scopes ?? caller.scopes;
@@ -109,14 +119,17 @@ export async function createKey(caller: Caller, input: NewKeyInput): Promise<Iss
       `expiresInDays must not outlive the calling key, which expires at ${new Date(caller.keyExpiresAt * 1000).toISOString()}`,
     );
   }
-  return issueApiKey({
-    userId: caller.userId,
-    role: caller.role,
-    name: input.name,
-    scopes,
-    ttlSeconds: asked ?? Math.min(config.API_KEY_TTL_SECONDS, remaining),
-    ...(caller.keyRateLimit === undefined ? {} : { rateLimit: caller.keyRateLimit }),
-  });
+  return issueApiKey(
+    {
+      userId: caller.userId,
+      role: caller.role,
+      name: input.name,
+      scopes,
+      ttlSeconds: asked ?? Math.min(config.API_KEY_TTL_SECONDS, remaining),
+      ...(caller.keyRateLimit === undefined ? {} : { rateLimit: caller.keyRateLimit }),
+    },
+    putKeyWithinCap,
+  );
 }
 
 export const listKeys = (caller: Caller, page: PageRequest): Promise<Page<StoredKey>> =>
@@ -125,11 +138,14 @@ export const listKeys = (caller: Caller, page: PageRequest): Promise<Page<Stored
 /** Revokes one of the caller's keys; another user's key, or none, is not found. */
 export async function revokeKey(caller: Caller, keyId: string): Promise<void> {
   if (!(await revokeApiKeyById(caller.userId, keyId, isoNow()))) throw new NotFoundError('Key not found');
+  await releaseFromLedger(caller.userId, keyId);
 }
 
 /** Logout: the key that made the request is revoked; its next request is a 401. */
-export const revokeCallingKey = (caller: Caller): Promise<void> =>
-  revokeApiKeyByHash(caller.keyHash, isoNow());
+export async function revokeCallingKey(caller: Caller): Promise<void> {
+  await revokeApiKeyByHash(caller.keyHash, isoNow());
+  await releaseFromLedger(caller.userId, caller.keyId);
+}
 
 /** Revokes a key by its plaintext (tests and operators). */
 export async function revokeApiKey(apiKey: string): Promise<void> {

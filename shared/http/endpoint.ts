@@ -12,6 +12,7 @@ import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
+import { originOf } from './origin.ts';
 import { ownRows } from './own-rows.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 import { repliesFor } from './replies.ts';
@@ -54,8 +55,11 @@ export interface OpenInput<S extends InputSchemas, H extends HandlerName = Handl
   params: Parsed<S, 'params'>;
   query: Parsed<S, 'query'>;
   body: Parsed<S, 'body'>;
-  /** `path` is the path the client used, stage included (API Gateway's requestContext.path). */
-  request: { id: string; method: string; resource: string; path: string; sourceIp: string };
+  /**
+   * `path` is the path the client used, stage included (API Gateway's requestContext.path); `origin`
+   * the scheme and host it used (API Gateway's domain name; the local gateway's Host, port included).
+   */
+  request: { id: string; method: string; resource: string; path: string; origin: string; sourceIp: string };
   /** The only way to answer: each helper takes the body the route table documents for its status. */
   reply: ReplyHelpers<H>;
 }
@@ -118,6 +122,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
         method: event.httpMethod,
         resource: event.resource,
         path: event.requestContext.path,
+        origin: originOf(event),
         sourceIp: context.state.sourceIp,
       },
       reply,

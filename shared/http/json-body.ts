@@ -3,6 +3,7 @@ import { MAX_REQUEST_BODY_BYTES } from '#shared/model/error-catalogue.ts';
 import { ValidationError } from '#shared/model/errors.ts';
 import { headerValue } from './headers.ts';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 // Fatal: bytes that are not UTF-8 are refused, not silently replaced with U+FFFD (RFC 8259 §8.1).
@@ -12,7 +13,8 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * Reads a JSON request body: size first (64 KiB), then the content type (415), then the JSON itself,
- * which must be an object. The parsed value lands on the request state for input validation.
+ * which must be an object nested at most MAX_JSON_DEPTH levels deep (checked before anything walks
+ * it). The parsed value lands on the request state for input validation.
  */
 export function jsonBody(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const before = (request: EndpointRequest): void => {
@@ -38,6 +40,12 @@ export function jsonBody(): MiddlewareObj<ProxyEvent, ProxyResult, Error, Endpoi
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw new ValidationError('body', 'Request body must be a JSON object');
+    }
+    if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) {
+      throw new ValidationError(
+        'body',
+        `Request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      );
     }
     request.context.state.body = parsed;
   };

@@ -2,7 +2,8 @@ import type { MiddlewareObj } from '@middy/core';
 import { storeTimings } from '#shared/db/store-timing.ts';
 import type { Route } from '#shared/routes.ts';
 import { clock } from '#shared/runtime/clock.ts';
-import { logInfo } from '#shared/runtime/log.ts';
+import { logInfo, logText } from '#shared/runtime/log.ts';
+import { accessLineFormat, textAccessLine } from './access-line.ts';
 import { metricFields, rowServing } from './metrics.ts';
 import { withHeaders } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
@@ -10,7 +11,8 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
 /**
  * Outermost middleware: opens the request's state (id from API Gateway, source address), and on the
  * way out stamps `X-Request-Id` on whatever response the chain produced and writes one access log
- * line, which carries the route's metrics in CloudWatch's Embedded Metric Format (metrics.ts).
+ * line, which carries the route's metrics in CloudWatch's Embedded Metric Format (metrics.ts), or on
+ * a terminal a short line of text (access-line.ts).
  * `rows` are the route rows the function serves.
  */
 export function requestLifecycle(
@@ -31,6 +33,18 @@ export function requestLifecycle(
     if (!request.response) return;
     request.response = withHeaders(request.response, { 'X-Request-Id': state.requestId });
     const { httpMethod, resource } = request.event;
+    if (accessLineFormat() === 'text') {
+      logText(
+        textAccessLine({
+          method: httpMethod,
+          path: request.event.requestContext.path,
+          status: request.response.statusCode,
+          durationMs: performance.now() - state.startedAtMonotonic,
+          requestId: state.requestId,
+        }),
+      );
+      return;
+    }
     const route = rowServing(rows, httpMethod, resource);
     const outcome = route && {
       route,

@@ -39,17 +39,42 @@ function describe(issue: Issue, input: unknown): string {
 const article = (expected: string): string =>
   /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 
+/** A value still to look at, and how it was reached: its key and its parent's entry. */
+interface Visit {
+  value: unknown;
+  key?: PropertyKey;
+  parent?: Visit;
+}
+
+const pathOf = (visit: Visit | undefined): PropertyKey[] => {
+  const path: PropertyKey[] = [];
+  for (let at = visit; at?.key !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+};
+
 /**
  * The path of the first string (value or key) that is not well-formed Unicode: a lone surrogate, as
- * JSON's `\ud800` can spell, is no text, and DynamoDB refuses to store it as UTF-8.
+ * JSON's `\ud800` can spell, is no text, and DynamoDB refuses to store it as UTF-8. A loop over an
+ * explicit stack, each entry linked to its parent: no recursion to exhaust, no path copied per level,
+ * so the time is linear in the size of the input, whatever its depth. Depth-first in key order, so
+ * the first offending field is the one reported.
  */
-function illFormedTextAt(input: unknown, path: readonly PropertyKey[] = []): PropertyKey[] | undefined {
-  if (typeof input === 'string') return input.isWellFormed() ? undefined : [...path];
-  if (typeof input !== 'object' || input === null) return undefined;
-  for (const [key, value] of Object.entries(input)) {
-    if (!key.isWellFormed()) return [...path];
-    const found = illFormedTextAt(value, [...path, key]);
-    if (found) return found;
+function illFormedTextAt(input: unknown): PropertyKey[] | undefined {
+  const pending: Visit[] = [{ value: input }];
+  for (let visit = pending.pop(); visit !== undefined; visit = pending.pop()) {
+    // An ill-formed key is reported as the object that holds it.
+    if (typeof visit.key === 'string' && !visit.key.isWellFormed()) return pathOf(visit.parent);
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) return pathOf(visit);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const entries = Object.entries(value);
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, child] = entries[index] as [string, unknown];
+      pending.push({ value: child, key, parent: visit });
+    }
   }
   return undefined;
 }

@@ -37,7 +37,7 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
       base_url: {
         default: 'http://localhost:3000/v1',
         description:
-          "`npm start`'s address; in AWS the stack's `BaseUrl` output (it ends in the stage, `/v1`).",
+          "`npm start`'s address; in AWS the stack's `BaseUrl` output (it ends in the stage, `/v1`). As served by `GET /openapi.json`, the address of the API that served it.",
       },
     },
   },
@@ -48,7 +48,8 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
     variables: {
       backend_url: {
         default: 'http://localhost:3000',
-        description: "`npm start`'s address; in AWS the stack's `BackendUrl` output.",
+        description:
+          "`npm start`'s address; in AWS the stack's `BackendUrl` output. As served by `GET /openapi.json`, the address it was fetched from.",
       },
     },
   },
@@ -81,8 +82,9 @@ const description = (): string =>
 Keys look like \`plat_\` and 38 base62 characters, the last six a checksum.
 
 **Rate limits.** Every answer of a rate-limited operation, errors included, carries \`X-RateLimit-Limit\`,
-\`X-RateLimit-Remaining\` (after this request) and \`X-RateLimit-Reset\` (UTC epoch seconds). A 429 adds
-\`Retry-After\`.
+\`X-RateLimit-Remaining\` (after this request) and \`X-RateLimit-Reset\` (UTC epoch seconds), and the same
+allowance as the IETF fields of draft-ietf-httpapi-ratelimit-headers-11: \`RateLimit-Policy: "default";q=100;w=60\`
+and \`RateLimit: "default";r=99;t=17\` (\`t\`: seconds until the window ends). A 429 adds \`Retry-After\`.
 
 **Lists** take \`limit\` (1 to 100, default 20) and \`cursor\`, and answer \`{"<items>": [...], "nextCursor"}\`
 newest first; pass \`nextCursor\` back as \`cursor\` until it is \`null\`.

@@ -12,7 +12,7 @@ interface ErrorDescription {
 export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
   validation_error: {
     description:
-      'A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it.',
+      'A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`).',
     exampleMessage: 'branch must be a valid git branch name of at most 255 characters',
     exampleField: 'branch',
   },

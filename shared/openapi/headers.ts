@@ -3,7 +3,7 @@ import type { ReplyHeader } from '#shared/routes.ts';
 
 // The response headers the document names, each once (rendered as components.headers), and which of
 // them a response carries: from the chain (X-Request-Id on every function's answer, the rate-limit
-// trio on every answer of a rate-limited route, Retry-After on a 429) or from the reply itself.
+// trio and the IETF pair on every answer of a rate-limited route, Retry-After on a 429) or from the reply itself.
 
 const header = (id: string, schema: z.ZodMiniType, description: string, example: string | number) =>
   schema.register(z.globalRegistry, { header: { id }, description, examples: [example] });
@@ -33,6 +33,18 @@ const RateLimitReset = header(
   epochSeconds(),
   'When the current window ends, in UTC epoch seconds. Windows are fixed and aligned to multiples of their length.',
   1795338960,
+);
+const RateLimitPolicy = header(
+  'RateLimit-Policy',
+  z.string(),
+  'The IETF field (draft-ietf-httpapi-ratelimit-headers-11, a structured-field list): the policy `"default"` with its quota `q` (the same number as X-RateLimit-Limit) per window of `w` seconds.',
+  '"default";q=100;w=60',
+);
+const RateLimitField = header(
+  'RateLimit',
+  z.string(),
+  'The IETF field (draft-ietf-httpapi-ratelimit-headers-11): what is left of the `"default"` policy\'s quota, `r` (as X-RateLimit-Remaining), and the seconds until its window ends, `t`.',
+  '"default";r=99;t=17',
 );
 const RetryAfter = header(
   'Retry-After',
@@ -96,11 +108,15 @@ export function responseHeaders(options: {
       'X-RateLimit-Limit': RateLimitLimit,
       'X-RateLimit-Remaining': RateLimitRemaining,
       'X-RateLimit-Reset': RateLimitReset,
+      'RateLimit-Policy': RateLimitPolicy,
+      RateLimit: RateLimitField,
     },
     'unless-the-throttle-failed': {
       'X-RateLimit-Limit': z.optional(RateLimitLimit),
       'X-RateLimit-Remaining': z.optional(RateLimitRemaining),
       'X-RateLimit-Reset': z.optional(RateLimitReset),
+      'RateLimit-Policy': z.optional(RateLimitPolicy),
+      RateLimit: z.optional(RateLimitField),
     },
     never: {},
   }[options.rateLimit];

@@ -27,6 +27,11 @@ export const ConfigSchema = z.object({
   /** `silent` drops the access log lines (the test run does); errors are always logged. */
   LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),
   /**
+   * The access line: `json` (one JSON object with the metrics, what CloudWatch reads) or `text` (a
+   * short line a person reads); unset, `text` on a terminal and `json` anywhere else (Lambda, a pipe).
+   */
+  LOG_FORMAT: z.optional(z.enum(['json', 'text'], { error: 'must be json or text' })),
+  /**
    * The `Service` dimension of the metrics: the stack's name in AWS (so two stages in one account
    * keep their own series), `platform-api` locally.
    */
@@ -34,6 +39,12 @@ export const ConfigSchema = z.object({
     z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'must be a stack name')),
     'platform-api',
   ),
+  /**
+   * `{base_url}` as the docs function serves it in the document (the stack sets it to the platform
+   * API's URL); unset, the address the document was fetched from plus `/v1` (one server serves both
+   * groups locally).
+   */
+  PLATFORM_BASE_URL: z.optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

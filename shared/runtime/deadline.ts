@@ -25,10 +25,22 @@ export function requestBudgetMs(deadlineMs: number, remainingMs: number | undefi
   return Math.max(0, Math.min(deadlineMs, remainingMs - WRAP_UP_MS));
 }
 
-/** Runs one request under a deadline `budgetMs` from now. */
+/**
+ * Runs one request under a deadline `budgetMs` from now. A deadline already set around it (the local
+ * gateway's, which counts from the request's arrival) still holds: whichever passes first aborts.
+ */
 export function withDeadline<T>(budgetMs: number, run: () => Promise<T>): Promise<T> {
-  return current.run(AbortSignal.timeout(budgetMs), run);
+  const own = AbortSignal.timeout(Math.max(0, Math.ceil(budgetMs)));
+  const outer = current.getStore();
+  return current.run(outer ? AbortSignal.any([outer, own]) : own, run);
 }
 
 /** The running request's deadline, as a signal that aborts when it passes (none outside a request). */
 export const requestDeadline = (): AbortSignal | undefined => current.getStore();
+
+/**
+ * Runs `start` outside any request's deadline: for background work a request sets going (a timer
+ * for a webhook retry, a poller's loop), which would otherwise inherit the request's signal with
+ * its async context and be aborted once that request's time is up, long after it answered.
+ */
+export const outsideAnyRequest = <T>(start: () => T): T => current.exit(start);

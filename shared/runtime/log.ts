@@ -11,6 +11,12 @@ export function logInfo(message: string, fields: Fields): void {
   console.log(JSON.stringify({ level: 'info', message, ...fields }));
 }
 
+/** A line for a person at a terminal (LOG_FORMAT=text); silent like the JSON info lines. */
+export function logText(line: string): void {
+  if (config.LOG_LEVEL === 'silent') return;
+  console.log(line);
+}
+
 export function logError(message: string, fields: Fields, cause: unknown): void {
   const error =
     cause instanceof Error

@@ -104,6 +104,42 @@ describe('GET /docs in headless Chromium', () => {
   );
 });
 
+describe('"Try it out" on the docs page of `npm start` on another port than 3000', () => {
+  let server: LocalServer;
+  let proxy: RecordingProxy;
+  beforeAll(async () => {
+    server = await startNpmStart();
+    proxy = await startRecordingProxy(server.backendUrl);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  it(
+    "computes the request URLs from that server's port, for both groups",
+    async () => {
+      expect(new URL(server.backendUrl).port).not.toBe('3000');
+      const page = await renderPage(browser(), `${server.backendUrl}/docs`, { proxyUrl: proxy.url });
+      // Swagger UI shows the URL "Try it out" sends to as the servers block's computed URL: the
+      // document's first server, the platform group's {base_url}.
+      const computed = [...page.dom.matchAll(/Computed URL:\s*<code>([^<]*)<\/code>/g)].map(
+        (match) => match[1],
+      );
+      expect(computed).toEqual([`${server.backendUrl}/v1`]);
+      // The backend group's operations carry their own server, {backend_url}, from the same document.
+      const served = (await (await fetch(`${server.backendUrl}/openapi.json`)).json()) as {
+        servers: { variables: Record<string, { default: string }> }[];
+      };
+      expect(served.servers.map(({ variables }) => Object.values(variables)[0]?.default)).toEqual([
+        `${server.backendUrl}/v1`,
+        server.backendUrl,
+      ]);
+    },
+    BROWSER_TIMEOUT_MS,
+  );
+});
+
 describe('the off-machine check itself', () => {
   it(
     'notices when a page reaches for another machine, and lets none of it out',

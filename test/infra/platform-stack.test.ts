@@ -345,6 +345,8 @@ describe('PlatformStack', () => {
           ...(route.access === 'apiKey' ? [PUBLIC_KEY_VARIABLE] : []),
           ...(secretNames.length > 0 ? extensionVariables : []),
           ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
+          // The served document's {base_url} (functions/docs.ts).
+          ...(route.handler === 'docs' ? ['PLATFORM_BASE_URL'] : []),
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
@@ -397,7 +399,10 @@ describe('PlatformStack', () => {
       .map((method) => `${method.httpMethod} ${method.path}`);
     expect(served.sort()).toEqual(docsRows.map((route) => `${route.method} ${route.path}`).sort());
     expect(tableGrantsOf(fn).size).toBe(0);
-    expect(Object.keys(fn.Environment?.Variables ?? {})).toEqual(['SERVICE_NAME']);
+    const variables = fn.Environment?.Variables ?? {};
+    expect(Object.keys(variables).sort()).toEqual(['PLATFORM_BASE_URL', 'SERVICE_NAME']);
+    // The platform API's own URL, so that "Try it out" on the page calls this stack.
+    expect(JSON.stringify(variables.PLATFORM_BASE_URL)).toMatch(/PlatformApi.*execute-api.*\/v1"/);
   });
 
   it('names the platform stage v1 and the backend stage live', () => {

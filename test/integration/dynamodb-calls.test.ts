@@ -121,9 +121,14 @@ describe('DynamoDB round trips per request', () => {
     expect(await countCalls(withKey)).toEqual(['UpdateItemCommand', 'PutItemCommand']);
   });
 
-  it('keys: list 2 (auth and count, one Query); revoke 3 (auth, the index, the revocation); logout 2', async () => {
+  it('keys: create 3 (auth and count, the ledger, one transaction); list 2; revoke 4 (auth, the index, the revocation, the ledger); logout 3', async () => {
     const { key } = await newCaller();
-    const made = await call(`${gateway.baseUrl}/keys`, { method: 'POST', key, json: { name: 'ci' } });
+    let made = await call(`${gateway.baseUrl}/keys`, { method: 'POST', key, json: { name: 'first' } });
+    expect(
+      await countCalls(async () => {
+        made = await call(`${gateway.baseUrl}/keys`, { method: 'POST', key, json: { name: 'ci' } });
+      }),
+    ).toEqual(['UpdateItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
     const { apiKey, key: shown } = made.body as { apiKey: string; key: { id: string } };
     expect(await countCalls(() => call(`${gateway.baseUrl}/keys`, { key }))).toEqual([
       'UpdateItemCommand',
@@ -131,11 +136,11 @@ describe('DynamoDB round trips per request', () => {
     ]);
     expect(
       await countCalls(() => call(`${gateway.baseUrl}/keys/${shown.id}`, { method: 'DELETE', key })),
-    ).toEqual(['UpdateItemCommand', 'QueryCommand', 'UpdateItemCommand']);
+    ).toEqual(['UpdateItemCommand', 'QueryCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
     const { key: other } = await newCaller();
     expect(
       await countCalls(() => call(`${gateway.backendUrl}/auth/logout`, { method: 'POST', key: other })),
-    ).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
+    ).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
     expect(apiKey).toMatch(/^plat_/);
   });
 

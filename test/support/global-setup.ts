@@ -14,6 +14,8 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
   Object.assign(process.env, localEnvironment(dynamo.endpoint), {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    // JSON access lines whether Jest's output is a terminal or not: suites read them as JSON.
+    LOG_FORMAT: process.env.LOG_FORMAT ?? 'json',
     // Every suite calls from 127.0.0.1: the per-address buckets would otherwise throttle one suite
     // because of another. Suites that test those buckets lower the limits in their own module scope.
     ANONYMOUS_RATE_LIMIT_MAX: '100000',

@@ -55,6 +55,8 @@ describe('API key authentication', () => {
         'X-RateLimit-Limit': '100',
         'X-RateLimit-Remaining': '99',
         'X-RateLimit-Reset': String(windowEnd()),
+        'RateLimit-Policy': '"default";q=100;w=60',
+        RateLimit: expect.stringMatching(/^"default";r=99;t=\d+$/),
       },
       body: JSON.stringify({ userId: caller.userId, scopes: ['read', 'write'] }),
     });
@@ -101,6 +103,8 @@ describe('API key authentication', () => {
           'X-RateLimit-Limit': '2',
           'X-RateLimit-Remaining': '0',
           'X-RateLimit-Reset': String(windowEnd()),
+          'RateLimit-Policy': '"default";q=2;w=60',
+          RateLimit: expect.stringMatching(/^"default";r=0;t=\d+$/),
         },
         body: JSON.stringify({ error: 'rate_limit_exceeded', retryAfter: 30 }),
       });

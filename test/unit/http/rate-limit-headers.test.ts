@@ -11,12 +11,15 @@ const counted: TestHandler = async (_event, context) => {
 };
 
 describe('rate-limit headers', () => {
-  it('puts the three X-RateLimit-* headers on a success', async () => {
+  it('puts the three X-RateLimit-* headers and the IETF pair on a success', async () => {
     const { result } = await runChain([rateLimitHeaders()], proxyEvent(), counted);
+    const secondsLeft = Math.max(0, 1_795_339_000 - Math.floor(Date.now() / 1000));
     expect(result.headers).toEqual({
       'X-RateLimit-Limit': '100',
       'X-RateLimit-Remaining': '41',
       'X-RateLimit-Reset': '1795339000',
+      'RateLimit-Policy': '"default";q=100;w=60',
+      RateLimit: `"default";r=41;t=${secondsLeft}`,
     });
   });
 

@@ -87,4 +87,12 @@ describe('validating request input', () => {
   it('accepts text with proper surrogate pairs (emoji)', () => {
     expect(parseInput(Body, { name: '🚀' }, 'body')).toEqual({ name: '🚀' });
   });
+
+  it('finds ill-formed text 100,000 levels down without running out of stack, and reports the first', () => {
+    let deep: unknown = '\ud800';
+    for (let level = 0; level < 100_000; level++) deep = [deep];
+    const failure = failureOf({ name: 'a', tags: ['ok', 'x\udfff'], settings: deep });
+    expect(failure).toEqual({ field: 'tags.1', message: 'tags.1 must be well-formed Unicode text' });
+    expect(failureOf({ settings: deep }).field).toBe(`settings${'.0'.repeat(100_000)}`);
+  });
 });

@@ -48,7 +48,7 @@ describe('the import layers of shared/', () => {
         'shared/db/users.ts',
         "import { a } from '../domain/auth.ts';\nimport { b } from './pages.ts';\n",
       );
-      write('shared/schemas/common.ts', "import { c } from '#shared/http/log.ts';\n");
+      write('shared/schemas/common.ts', "import { c } from '#shared/http/metrics.ts';\n");
       expect(upwardImports(root).map(({ file, line, from, to }) => ({ file, line, from, to }))).toEqual([
         { file: 'shared/db/users.ts', line: 1, from: 'db', to: 'domain' },
         { file: 'shared/schemas/common.ts', line: 1, from: 'schemas', to: 'http' },

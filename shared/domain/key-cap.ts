@@ -1,0 +1,38 @@
+import type { KeyRecord } from '#shared/db/api-keys.ts';
+import { putKeyWithLedger, readKeyLedger } from '#shared/db/key-ledger.ts';
+import { ConflictError } from '#shared/model/errors.ts';
+import { nowSeconds } from '#shared/runtime/clock.ts';
+
+// Each key a user makes with POST /keys carries the allowance of the key that made it, so without
+// a ceiling a user multiplies their allowance by minting keys (issue 22). 20 keys a user: a CI
+// system, a few laptops and scripts, with room to rotate (make the new key, then revoke the old),
+// as GitHub-style platforms let a user hold a handful to a few dozen tokens; and it bounds a user's
+// total allowance at 20 times the per-key one. The ceiling is checked where keys are made, so
+// admission, the path every request takes, is unchanged (still one conditional write).
+
+/** The most keys made with POST /keys a user may hold at once (unexpired and not revoked). */
+export const MAX_KEYS_PER_USER = 20;
+
+/** Concurrent creations for one user retry this often on a ledger that moved, then give up. */
+const ATTEMPTS = 6;
+
+/** Stores a new key's record if its owner holds fewer than MAX_KEYS_PER_USER. */
+export async function putKeyWithinCap(key: KeyRecord): Promise<void> {
+  const { keyId } = key;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const ledger = await readKeyLedger(key.userId);
+    const now = nowSeconds();
+    const live = Object.fromEntries(
+      Object.entries(ledger.entries).filter(([, expiresAt]) => expiresAt > now),
+    );
+    if (Object.keys(live).length >= MAX_KEYS_PER_USER) {
+      throw new ConflictError(
+        `A user may hold at most ${MAX_KEYS_PER_USER} keys made with POST /keys at once: revoke one (DELETE /keys/{id}) first`,
+      );
+    }
+    const entries = { ...live, [keyId]: key.expiresAt };
+    if (await putKeyWithLedger(key.userId, ledger.version, entries, keyId, { ...key })) return;
+    await new Promise((resolve) => setTimeout(resolve, 10 * attempt * (0.5 + Math.random())));
+  }
+  throw new ConflictError('Other keys of this user are being made at the same time: try again');
+}

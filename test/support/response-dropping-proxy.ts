@@ -1,0 +1,84 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// An HTTP proxy on loopback in front of DynamoDB (Local) that loses answers on purpose: a request
+// chosen by its `X-Amz-Target` (the operation) is forwarded and applied by the store, then the
+// connection is cut before the answer reaches the client. The SDK sees a reset socket and retries:
+// the case of a write applied whose response was lost. With `forgetToken`, the retry reaches the
+// store without its ClientRequestToken, as a retry DynamoDB cannot match to the first would (after
+// the token's 10-minute window, or one sent again above the SDK): the store then judges it afresh.
+
+export interface ResponseDroppingProxy {
+  /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
+  url: string;
+  /** Drops the answer of the next request for `operation` (e.g. `TransactWriteItems`). */
+  dropNext(operation: string, options?: { forgetToken?: boolean }): void;
+  /** Requests seen per operation, and how many of their answers were dropped. */
+  seen(operation: string): { requests: number; dropped: number };
+  close(): Promise<void>;
+}
+
+export async function startResponseDroppingProxy(upstream: string): Promise<ResponseDroppingProxy> {
+  const target = new URL(upstream);
+  const toDrop = new Set<string>();
+  const forgetting = new Set<string>();
+  const stats = new Map<string, { requests: number; dropped: number }>();
+  const statsOf = (operation: string) => {
+    const found = stats.get(operation) ?? { requests: 0, dropped: 0 };
+    stats.set(operation, found);
+    return found;
+  };
+  const server = createServer(async (req, res) => {
+    const operation =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .at(-1) ?? '';
+    const counted = statsOf(operation);
+    counted.requests++;
+    const drop = toDrop.delete(operation);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body = Buffer.concat(chunks);
+    if (!drop && forgetting.delete(operation)) {
+      const { ClientRequestToken: _forgotten, ...rest } = JSON.parse(body.toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      body = Buffer.from(JSON.stringify(rest));
+    }
+    const headers = { ...req.headers, 'content-length': String(body.byteLength) };
+    const forwarded = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        if (drop) {
+          // Read the whole answer first, so the write is surely done, then lose it.
+          answer.resume();
+          answer.on('end', () => {
+            counted.dropped++;
+            req.socket.destroy();
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', () => res.destroy());
+    forwarded.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dropNext: (operation, options = {}) => {
+      toDrop.add(operation);
+      if (options.forgetToken) forgetting.add(operation);
+    },
+    seen: (operation) => ({ ...statsOf(operation) }),
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
