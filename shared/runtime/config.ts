@@ -26,6 +26,13 @@ const ConfigSchema = z.object({
   /** `silent` drops the access log lines (the test run does); errors are always logged. */
   LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),
   /**
+   * Whether the metrics carry the route as a dimension (`on`: a series per route, about 280 custom
+   * metrics; `off`: per API only, about 20). The stack sets it from its `routeMetrics` setting
+   * (default off, docs/costs.md); a local run, where metrics are log lines and cost nothing, keeps
+   * them per route.
+   */
+  METRICS_BY_ROUTE: z.prefault(z.enum(['on', 'off'], { error: 'must be on or off' }), 'on'),
+  /**
    * The `Service` dimension of the metrics: the stack's name in AWS (so two stages in one account
    * keep their own series), `platform-api` locally.
    */
