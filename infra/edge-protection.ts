@@ -25,6 +25,18 @@ export interface EdgeProtectionProps {
   authPathPrefix: string;
 }
 
+/**
+ * What a path is matched as: decoded (`/live/%61uth/` is `/live/auth/`), normalized (`//`, `/./` and
+ * `/x/../` removed), then lower-cased. API Gateway's paths are case-sensitive, so `/live/AUTH/login`
+ * reaches the fallback's 404, not login; counting it against the /auth/* limit too is stricter, never
+ * looser, and keeps the rule right if a route ever matches either case.
+ */
+export const PATH_TRANSFORMATIONS: CfnWebACL.TextTransformationProperty[] = [
+  { priority: 0, type: 'URL_DECODE' },
+  { priority: 1, type: 'NORMALIZE_PATH' },
+  { priority: 2, type: 'LOWERCASE' },
+];
+
 /** WAF's evaluation window for the rate rules: the retry advice of their 429 answers. */
 const WINDOW_SECONDS = 300;
 
@@ -122,7 +134,7 @@ export class EdgeProtection extends Construct {
           fieldToMatch: { uriPath: {} },
           positionalConstraint: 'STARTS_WITH',
           searchString: props.authPathPrefix,
-          textTransformations: [{ priority: 0, type: 'LOWERCASE' }],
+          textTransformations: PATH_TRANSFORMATIONS,
         },
       }),
       rateRule('RequestsPerAddress', 2, props.limits.requestsPerAddress),

@@ -197,6 +197,13 @@ export class EndpointFunction extends NodejsFunction {
   }
 }
 
+/** The item actions granted on each table, by every `bindTable`: what its alarms watch (infra/monitoring.ts). */
+const grantedActions = new WeakMap<ITable, Set<string>>();
+
+/** Every item action some function of the stack may call on `table`. */
+export const actionsGrantedOn = (table: ITable): ReadonlySet<string> =>
+  grantedActions.get(table) ?? new Set();
+
 /**
  * Binds a table to a function (a route's or a consumer's): the variable that carries its name and
  * exactly `actions` on it, together. Queries may read its indexes, each by name: no `index/*`, and no
@@ -209,6 +216,9 @@ export function bindTable(
   actions: readonly string[],
 ): void {
   fn.addEnvironment(tables[key].envVar, table.tableName);
+  const granted = grantedActions.get(table) ?? new Set<string>();
+  for (const action of actions) granted.add(action);
+  grantedActions.set(table, granted);
   fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
   const indexNames = Object.keys((tables[key] as TableDefinition).indexes ?? {});
   if (actions.includes('dynamodb:Query') && indexNames.length > 0) {

@@ -18,6 +18,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
 import { type ApiGroup, type Route, routes } from '../shared/routes.ts';
+import { actionsGrantedOn } from './endpoint-function.ts';
 
 // What the people on call are told, and where they look. Every alarm goes to one SNS topic; its
 // thresholds are stack settings with defaults that page for a real outage and not for one slow
@@ -29,6 +30,13 @@ export interface AlarmThresholds {
   serverErrorPercent: number;
   /** p99 latency of a stage over 5 minutes, in milliseconds (the request deadline is 3 s). */
   p99LatencyMs: number;
+  /**
+   * Requests a stage must have served in 5 minutes for its 5xx share and p99 to count: below it one
+   * 503 among 50 requests is 2 %, and a p99 is the slowest request.
+   */
+  minimumRequests: number;
+  /** How far behind its stream a consumer may fall, in minutes (IteratorAge). */
+  iteratorAgeMinutes: number;
   /** A function's errors plus throttles over 5 minutes. */
   functionFaults: number;
   /** A table's throttled requests, or its system errors, over 5 minutes. */
@@ -38,6 +46,8 @@ export interface AlarmThresholds {
 export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
   serverErrorPercent: 1,
   p99LatencyMs: 2500,
+  minimumRequests: 100,
+  iteratorAgeMinutes: 10,
   functionFaults: 5,
   tableFaults: 1,
 };
@@ -49,7 +59,14 @@ export interface MonitoringProps {
   apis: Record<string, RestApi>;
   functions: ReadonlyMap<string, IFunction>;
   tables: Record<string, Table>;
+  /**
+   * The tables shared/db writes in transactions (TransactWriteItems): the users table (a user and
+   * its email's marker) and the webhooks table (a subscription and its owner's counter).
+   */
+  transactionTables: readonly Table[];
   dashboardName: string;
+  /** Whether the functions' metrics carry the route (the stack's `routeMetrics` setting): the dashboard graphs what they carry. */
+  routeMetrics: boolean;
   /** The `Service` dimension the functions give their metrics (the stack's name). */
   serviceName: string;
 }
@@ -59,14 +76,32 @@ const PERIOD = Duration.minutes(5);
 /** A group's rows, its fallback included (unknown paths are traffic too); the docs' files are one route each. */
 const routesOf = (api: ApiGroup): Route[] => routes.filter((route) => route.api === api);
 
-/** The item operations the functions make: DynamoDB reports throttles and errors per operation. */
-const OPERATIONS = [
-  Operation.GET_ITEM,
-  Operation.PUT_ITEM,
-  Operation.UPDATE_ITEM,
-  Operation.QUERY,
-  Operation.TRANSACT_WRITE_ITEMS,
-];
+/** Datapoints of the 5xx-share and p99 alarms: this many of the last `of` 5-minute periods. */
+export const API_ALARM_DATAPOINTS = { toAlarm: 2, of: 3 } as const;
+
+/** An IAM item action and the operation DynamoDB reports its throttles and errors under. */
+const OPERATION_OF_ACTION: Readonly<Record<string, Operation>> = {
+  'dynamodb:GetItem': Operation.GET_ITEM,
+  'dynamodb:BatchGetItem': Operation.BATCH_GET_ITEM,
+  'dynamodb:PutItem': Operation.PUT_ITEM,
+  'dynamodb:UpdateItem': Operation.UPDATE_ITEM,
+  'dynamodb:DeleteItem': Operation.DELETE_ITEM,
+  'dynamodb:BatchWriteItem': Operation.BATCH_WRITE_ITEM,
+  'dynamodb:Query': Operation.QUERY,
+  'dynamodb:Scan': Operation.SCAN,
+};
+
+/**
+ * The operations a table's alarms watch: every item action some function is granted on it (the grants
+ * are exactly the calls the code makes), and TransactWriteItems where the code writes in transactions
+ * (IAM authorises a transaction by its items' actions, so the grants cannot say). DynamoDB reports
+ * throttles and system errors per operation, and an alarm reads each one as a metric ($0.10 a month).
+ */
+export function operationsOf(table: Table, transactions: boolean): Operation[] {
+  const operations = [...actionsGrantedOn(table)].flatMap((action) => OPERATION_OF_ACTION[action] ?? []);
+  if (transactions) operations.push(Operation.TRANSACT_WRITE_ITEMS);
+  return [...new Set(operations)].sort();
+}
 
 export class Monitoring extends Construct {
   readonly topic: Topic;
@@ -81,26 +116,7 @@ export class Monitoring extends Construct {
     this.action = new SnsAction(this.topic);
     const { thresholds } = props;
 
-    for (const [name, api] of Object.entries(props.apis)) {
-      this.alarm(`${name}ServerErrorRate`, {
-        metric: new MathExpression({
-          expression: '100 * errors / MAX([requests, 1])',
-          usingMetrics: {
-            errors: api.metricServerError({ statistic: 'Sum', period: PERIOD }),
-            requests: api.metricCount({ statistic: 'Sum', period: PERIOD }),
-          },
-          label: `${name} 5xx %`,
-          period: PERIOD,
-        }),
-        threshold: thresholds.serverErrorPercent,
-        description: `More than ${thresholds.serverErrorPercent}% of the ${name} API's requests answered 5xx`,
-      });
-      this.alarm(`${name}P99Latency`, {
-        metric: api.metricLatency({ statistic: 'p99', period: PERIOD }),
-        threshold: thresholds.p99LatencyMs,
-        description: `The ${name} API's p99 latency is above ${thresholds.p99LatencyMs} ms`,
-      });
-    }
+    for (const [name, api] of Object.entries(props.apis)) this.apiAlarms(name, api, thresholds);
 
     for (const [name, fn] of props.functions) {
       this.alarm(`${name}Faults`, {
@@ -120,7 +136,10 @@ export class Monitoring extends Construct {
     }
 
     for (const [name, table] of Object.entries(props.tables)) {
-      const operations = { operations: OPERATIONS, period: PERIOD };
+      const operations = {
+        operations: operationsOf(table, props.transactionTables.includes(table)),
+        period: PERIOD,
+      };
       this.alarm(`${name}TableThrottles`, {
         metric: table.metricThrottledRequestsForOperations(operations),
         threshold: thresholds.tableFaults,
@@ -151,22 +170,35 @@ export class Monitoring extends Construct {
           }),
       ),
     );
-    // Per route, from the metrics each function's access line carries (shared/http/metrics.ts).
+    // Per route (or per API, when the functions' metrics leave the route out), from the metrics each
+    // function's access line carries (shared/http/metrics.ts).
     for (const api of ['platform', 'backend'] as const) {
       const perRoute = (name: string, statistic: string, rows = routesOf(api)) =>
-        rows.map(
-          (route) =>
-            new Metric({
-              namespace: METRICS_NAMESPACE,
-              metricName: name,
-              dimensionsMap: { Service: props.serviceName, Api: api, Route: routeName(route) },
-              statistic,
-              period: PERIOD,
-              label: routeName(route),
-            }),
-        );
+        props.routeMetrics
+          ? rows.map(
+              (route) =>
+                new Metric({
+                  namespace: METRICS_NAMESPACE,
+                  metricName: name,
+                  dimensionsMap: { Service: props.serviceName, Api: api, Route: routeName(route) },
+                  statistic,
+                  period: PERIOD,
+                  label: routeName(route),
+                }),
+            )
+          : [
+              new Metric({
+                namespace: METRICS_NAMESPACE,
+                metricName: name,
+                dimensionsMap: { Service: props.serviceName, Api: api },
+                statistic,
+                period: PERIOD,
+                label: api,
+              }),
+            ];
+      const by = props.routeMetrics ? 'by route' : '(all routes)';
       const graph = (title: string, metrics: Metric[]) =>
-        new GraphWidget({ title: `${api}: ${title}`, left: metrics, width: 12 });
+        new GraphWidget({ title: `${api}: ${title.replace('by route', by)}`, left: metrics, width: 12 });
       this.dashboard.addWidgets(
         graph('requests by route', perRoute('Requests', 'Sum')),
         graph('5xx by route', perRoute('ServerErrors', 'Sum')),
@@ -193,7 +225,11 @@ export class Monitoring extends Construct {
             new Metric({
               namespace: METRICS_NAMESPACE,
               metricName: 'LoginFailures',
-              dimensionsMap: { Service: props.serviceName, Api: route.api, Route: routeName(route) },
+              dimensionsMap: {
+                Service: props.serviceName,
+                Api: route.api,
+                ...(props.routeMetrics ? { Route: routeName(route) } : {}),
+              },
               statistic: 'Sum',
               period: PERIOD,
             }),
@@ -203,15 +239,55 @@ export class Monitoring extends Construct {
     );
   }
 
+  /**
+   * A stage's 5xx share and p99 latency, each counted only in periods with at least
+   * `minimumRequests` requests (else 0) and alarming in 2 of the last 3 periods: a quiet stage's
+   * one 503, or one slow request, is not an outage.
+   */
+  private apiAlarms(name: string, api: RestApi, thresholds: AlarmThresholds): void {
+    const requests = api.metricCount({ statistic: 'Sum', period: PERIOD });
+    const enough = `requests >= ${thresholds.minimumRequests}`;
+    this.alarm(`${name}ServerErrorRate`, {
+      metric: new MathExpression({
+        expression: `IF(${enough}, 100 * errors / requests, 0)`,
+        usingMetrics: { errors: api.metricServerError({ statistic: 'Sum', period: PERIOD }), requests },
+        label: `${name} 5xx %`,
+        period: PERIOD,
+      }),
+      threshold: thresholds.serverErrorPercent,
+      datapoints: API_ALARM_DATAPOINTS,
+      description: `More than ${thresholds.serverErrorPercent}% of the ${name} API's requests answered 5xx, in ${API_ALARM_DATAPOINTS.toAlarm} of ${API_ALARM_DATAPOINTS.of} 5-minute periods with ${thresholds.minimumRequests} requests or more`,
+    });
+    this.alarm(`${name}P99Latency`, {
+      metric: new MathExpression({
+        expression: `IF(${enough}, latency, 0)`,
+        usingMetrics: { latency: api.metricLatency({ statistic: 'p99', period: PERIOD }), requests },
+        label: `${name} p99 latency`,
+        period: PERIOD,
+      }),
+      threshold: thresholds.p99LatencyMs,
+      datapoints: API_ALARM_DATAPOINTS,
+      description: `The ${name} API's p99 latency is above ${thresholds.p99LatencyMs} ms, in ${API_ALARM_DATAPOINTS.toAlarm} of ${API_ALARM_DATAPOINTS.of} 5-minute periods with ${thresholds.minimumRequests} requests or more`,
+    });
+  }
+
   /** An alarm on `metric` above its threshold, into the topic; no data is not a problem. */
   alarm(
     id: string,
-    options: { metric: IMetric; threshold: number; description: string; orEqual?: boolean },
+    options: {
+      metric: IMetric;
+      threshold: number;
+      description: string;
+      orEqual?: boolean;
+      /** `toAlarm` breaching periods of the last `of`; one of one unless given. */
+      datapoints?: { toAlarm: number; of: number };
+    },
   ): Alarm {
     const alarm = new Alarm(this, id, {
       metric: options.metric,
       threshold: options.threshold,
-      evaluationPeriods: 1,
+      evaluationPeriods: options.datapoints?.of ?? 1,
+      ...(options.datapoints ? { datapointsToAlarm: options.datapoints.toAlarm } : {}),
       comparisonOperator: options.orEqual
         ? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
         : ComparisonOperator.GREATER_THAN_THRESHOLD,

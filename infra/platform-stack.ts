@@ -32,16 +32,19 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
-import { PUBLIC_KEY_VARIABLE } from '../shared/domain/key-identity.ts';
+import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
 import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes, stageNames } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
+import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 import { ProjectPurge } from './project-purge.ts';
+import { StreamFailures } from './stream-failures.ts';
+import { WafLogging } from './waf-logging.ts';
 import { Webhooks } from './webhooks.ts';
 
 /** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
@@ -64,6 +67,17 @@ export interface PlatformStackProps extends StackProps {
   alarmThresholds?: Partial<AlarmThresholds>;
   /** An address subscribed to the alarm topic. */
   alarmEmail?: string;
+  /**
+   * Whether the functions' metrics carry the route as a dimension (`-c routeMetrics=on`): about 280
+   * custom metrics instead of about 20, some $85 a month instead of $6 once every route sees traffic
+   * (docs/costs.md). Off by default.
+   */
+  routeMetrics?: boolean;
+  /**
+   * The rotation input of the key-signing seed (`-c keySigningSeedVersion=<VersionId>`): a new value
+   * makes the custom resource publish the seed's public keys again (README, Rotating the key-signing seed).
+   */
+  keySigningSeedVersion?: string;
 }
 
 /** One JSON line per request at the edge, with what WAF decided; the functions log their own line. */
@@ -119,8 +133,8 @@ export class PlatformStack extends Stack {
       ),
       keySigningSeed: this.addSecret(
         'KeySigningSeed',
-        "Seed of the Ed25519 key that signs API keys' identity fields; rotating it invalidates every key",
-        "Rotating it invalidates every issued API key's signature (everyone is logged out); rotated only after a leak, then redeployed",
+        "Seed of the Ed25519 key that signs API keys' identity fields; rotated with put-secret-value, then a deploy with -c keySigningSeedVersion (README)",
+        'Rotated on demand with put-secret-value and a deploy that publishes its public key (README, Rotating the key-signing seed); no function is needed to generate a random value',
       ),
     };
     // Serves the secrets on localhost (shared/runtime/secrets.ts); its cache keeps a value a minute.
@@ -128,7 +142,9 @@ export class PlatformStack extends Stack {
       secretsManagerTtl: Duration.minutes(1),
       logLevel: ParamsAndSecretsLogLevel.WARN,
     });
-    const environment = { [PUBLIC_KEY_VARIABLE]: this.keySigningPublicKey(secretsExtension) };
+    const environment = {
+      [PUBLIC_KEYS_VARIABLE]: this.keySigningPublicKey(props.keySigningSeedVersion ?? 'initial'),
+    };
 
     // One function per handler: rows that share one (the docs) are methods of the same function.
     const functions = new Map<string, EndpointFunction>();
@@ -139,8 +155,13 @@ export class PlatformStack extends Stack {
         new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
           route,
           tables: this.tables,
-          // Every function names its metrics after the stack; only those that admit keys verify them.
-          environment: { SERVICE_NAME: this.stackName, ...(route.access === 'apiKey' ? environment : {}) },
+          // Every function names its metrics after the stack; those that admit keys verify them, and
+          // those that issue keys sign only with a seed whose public key is published.
+          environment: {
+            SERVICE_NAME: this.stackName,
+            METRICS_BY_ROUTE: props.routeMetrics ? 'on' : 'off',
+            ...(verifiesKeys(route) || issuesKeys(route) ? environment : {}),
+          },
           secrets: this.secrets,
           secretsExtension,
           logRetention: this.logRetention,
@@ -150,6 +171,7 @@ export class PlatformStack extends Stack {
         }),
       );
     }
+    issueAfterVerifiers(functions.values());
     const functionOf = (route: Route): EndpointFunction => {
       const fn = functions.get(route.handler);
       if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
@@ -157,16 +179,22 @@ export class PlatformStack extends Stack {
     };
 
     // Webhooks: the stream consumer, the delivery queue and its function (infra/webhooks.ts).
+    const alarmThresholds = { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds };
+    const streamFailures = new StreamFailures(this, 'StreamFailures');
     const webhooks = new Webhooks(this, 'Webhooks', {
       tables: this.tables,
       endpointFunctions: functions,
       logRetention: this.logRetention,
+      onStreamFailure: streamFailures.destination,
     });
     const purge = new ProjectPurge(this, 'ProjectPurge', {
       projects: this.tables.projects,
       deployments: this.tables.deployments,
       logRetention: this.logRetention,
+      onFailure: streamFailures.destination,
     });
+    streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, alarmThresholds.iteratorAgeMinutes);
+    streamFailures.watchIteratorAge('PurgeProject', purge.function, alarmThresholds.iteratorAgeMinutes);
 
     this.apis = {
       platform: this.addApi('PlatformApi', 'platform', functionOf),
@@ -187,15 +215,20 @@ export class PlatformStack extends Stack {
     const loggingRole = this.apis.platform.node.tryFindChild('Account');
     if (loggingRole) this.apis.backend.deploymentStage.node.addDependency(loggingRole);
 
-    new EdgeProtection(this, 'EdgeProtection', {
+    const edge = new EdgeProtection(this, 'EdgeProtection', {
       name: this.named('edge'),
       limits: { ...DEFAULT_EDGE_LIMITS, ...props.edgeLimits },
       apis: [this.apis.platform, this.apis.backend],
       authPathPrefix: `/${stageNames.backend}/auth/`,
     });
+    new WafLogging(this, 'WafLogging', {
+      webAcl: edge.webAcl,
+      name: this.stackName,
+      retention: this.logRetention,
+    });
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
-      thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
+      thresholds: alarmThresholds,
       ...(props.alarmEmail === undefined ? {} : { alarmEmail: props.alarmEmail }),
       apis: { Platform: this.apis.platform, Backend: this.apis.backend },
       functions: new Map<string, IFunction>([
@@ -205,12 +238,16 @@ export class PlatformStack extends Stack {
         ['PurgeProject', purge.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
+      transactionTables: [this.tables.users, this.tables.webhooks],
       dashboardName: this.named('operations'),
+      routeMetrics: props.routeMetrics ?? false,
       serviceName: this.stackName,
     });
 
-    webhooks.deadLetterAlarm.addAlarmAction(this.monitoring.action);
-    webhooks.deadLetterAlarm.addOkAction(this.monitoring.action);
+    for (const alarm of [webhooks.deadLetterAlarm, ...streamFailures.alarms]) {
+      alarm.addAlarmAction(this.monitoring.action);
+      alarm.addOkAction(this.monitoring.action);
+    }
 
     if (props.stage !== undefined) {
       new CfnOutput(this, 'Stage', { description: 'The deployment stage of this stack', value: props.stage });
@@ -289,9 +326,10 @@ export class PlatformStack extends Stack {
 
   /**
    * The public half of the key-signing seed, made at deploy time by a custom resource that may read
-   * the seed: the verifying functions get it as a plain variable, and never the seed.
+   * the seed: the verifying functions get it as a plain variable, and never the seed. `seedVersion` is
+   * its one property: a new value after a rotation makes CloudFormation run it again.
    */
-  private keySigningPublicKey(secretsExtension: ParamsAndSecretsLayerVersion): string {
+  private keySigningPublicKey(seedVersion: string): string {
     const onEventLogs = this.logGroup('KeySigningPublicKeyLogs');
     const onEvent = new NodejsFunction(this, 'KeySigningPublicKeyFunction', {
       description: 'Custom resource: the public key of the key-signing seed',
@@ -301,7 +339,11 @@ export class PlatformStack extends Stack {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       timeout: Duration.seconds(30),
-      paramsAndSecrets: secretsExtension,
+      // No cache in its extension: a deploy right after a rotation must read the new seed.
+      paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+        secretsManagerTtl: Duration.seconds(0),
+        logLevel: ParamsAndSecretsLogLevel.WARN,
+      }),
       environment: { [arnVariableOf('keySigningSeed')]: this.secrets.keySigningSeed.secretArn },
       bundling: FUNCTION_BUNDLING,
       logGroup: onEventLogs,
@@ -323,8 +365,9 @@ export class PlatformStack extends Stack {
     const publicKey = new CustomResource(this, 'KeySigningPublicKey', {
       serviceToken: provider.serviceToken,
       resourceType: 'Custom::KeySigningPublicKey',
+      properties: { SeedVersion: seedVersion },
     });
-    return publicKey.getAttString('PublicKey');
+    return publicKey.getAttString('PublicKeys');
   }
 
   /**

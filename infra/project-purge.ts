@@ -1,12 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { consumerFunction } from './consumer-function.ts';
 import { bindTable, TABLE_ACTIONS } from './endpoint-function.ts';
+import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
 // The purge of a deleted project's deployments (functions/purge-project.ts), fed by the projects
 // table's stream, removals only. It may query deployments (their indexes by name) and delete them,
@@ -16,6 +17,8 @@ export interface ProjectPurgeProps {
   projects: ITable;
   deployments: ITable;
   logRetention: RetentionDays;
+  /** Where a batch it gave up on goes (infra/stream-failures.ts). */
+  onFailure: SqsDlq;
 }
 
 export class ProjectPurge extends Construct {
@@ -35,12 +38,14 @@ export class ProjectPurge extends Construct {
       new DynamoEventSource(props.projects, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 10,
-        // Only removals reach it; a batch it could not finish comes back, halved, for a day.
+        // Only removals reach it; a batch it could not finish comes back, halved, for half a day,
+        // then goes to the stream-failures queue (the record stays readable for the other half).
         filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE') })],
         reportBatchItemFailures: true,
         bisectBatchOnError: true,
         retryAttempts: 100,
-        maxRecordAge: Duration.days(1),
+        maxRecordAge: STREAM_RECORD_MAX_AGE,
+        onFailure: props.onFailure,
       }),
     );
   }

@@ -11,6 +11,8 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   authReservedConcurrency     reserved concurrency of each /auth/* function (default: none)
 //   logRetentionDays            days function and access logs are kept (default 30; CloudWatch's values)
 //   alarmEmail                  an address subscribed to the alarm topic
+//   routeMetrics                on | off (default off): the functions' metrics per route, or per API (docs/costs.md)
+//   keySigningSeedVersion       the rotation input of the key-signing seed (README, Rotating the key-signing seed)
 //   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/monitoring.ts)
 
 export const BASE_STACK_NAME = 'PlatformStack';
@@ -43,6 +45,14 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
   if (alarmEmail !== undefined && (typeof alarmEmail !== 'string' || !alarmEmail.includes('@'))) {
     throw new Error('-c alarmEmail must be an email address');
   }
+  const keySigningSeedVersion = read('keySigningSeedVersion');
+  if (keySigningSeedVersion !== undefined && !/^[A-Za-z0-9-]{1,64}$/.test(String(keySigningSeedVersion))) {
+    throw new Error('-c keySigningSeedVersion must be a secret version id (letters, digits, dashes)');
+  }
+  const routeMetrics = read('routeMetrics');
+  if (routeMetrics !== undefined && routeMetrics !== 'on' && routeMetrics !== 'off') {
+    throw new Error('-c routeMetrics must be on or off');
+  }
   const alarmThresholds: Partial<AlarmThresholds> = {};
   for (const name of Object.keys(DEFAULT_ALARM_THRESHOLDS) as (keyof AlarmThresholds)[]) {
     const value = wholeNumber(read, name, 1);
@@ -59,6 +69,10 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
       ...(authReservedConcurrency === undefined ? {} : { authReservedConcurrency }),
       ...(logRetention === undefined ? {} : { logRetention: logRetention as RetentionDays }),
       ...(alarmEmail === undefined ? {} : { alarmEmail }),
+      ...(routeMetrics === undefined ? {} : { routeMetrics: routeMetrics === 'on' }),
+      ...(keySigningSeedVersion === undefined
+        ? {}
+        : { keySigningSeedVersion: String(keySigningSeedVersion) }),
       alarmThresholds,
     },
   };

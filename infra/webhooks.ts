@@ -1,8 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, type SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -11,13 +11,16 @@ import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
 import type { TableKey } from '../shared/db/tables.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { bindTable, type EndpointFunction } from './endpoint-function.ts';
+import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
 // Webhooks in the stack. Changes leave the projects and deployments tables through their streams;
 // the fan-out function turns each into one message per interested subscription on the delivery
 // queue; the delivery function makes one attempt per message. A failed attempt is sent back to the
-// same queue with the schedule's delay (in hops of at most 15 minutes, SQS's longest delay), and
-// one whose schedule ran out goes to the dead-letter queue, as does a message that makes the
-// function itself fail five times. An alarm fires on the first dead letter.
+// same queue with the schedule's delay (in hops of at most 15 minutes, SQS's longest delay). One
+// whose schedule ran out ends in the delivery log (and may disable its subscription): the
+// customer's receiver failed, which pages nobody. Only a message that makes the function itself
+// fail five times (our fault: the store, the queue, a bug) goes to the dead-letter queue, and an
+// alarm fires on each new arrival there (docs/runbook.md, Webhook dead letters).
 
 const fanOutConsumer = streamConsumers.find((consumer) => consumer.handler === 'webhook-fan-out');
 const [deliveryConsumer] = queueConsumers;
@@ -31,6 +34,8 @@ export interface WebhooksProps {
   endpointFunctions: ReadonlyMap<string, EndpointFunction>;
   /** How long the consumers' log groups keep lines (the stack's setting). */
   logRetention: RetentionDays;
+  /** Where a batch of stream records the fan-out gave up on goes (infra/stream-failures.ts). */
+  onStreamFailure: SqsDlq;
 }
 
 export class Webhooks extends Construct {
@@ -69,11 +74,14 @@ export class Webhooks extends Construct {
         new DynamoEventSource(props.tables[key], {
           startingPosition: StartingPosition.LATEST,
           batchSize: 100,
-          // A failing batch is halved until the record that fails is alone; records are retried for
-          // a day at most, like deliveries.
+          // The fan-out names the first record it could not finish; a batch that fails as a whole is
+          // halved until the record that fails is alone. Retried for half a day at most, then the
+          // batch goes to the stream-failures queue while the stream still holds its records.
+          reportBatchItemFailures: true,
           bisectBatchOnError: true,
           retryAttempts: 10,
-          maxRecordAge: Duration.days(1),
+          maxRecordAge: STREAM_RECORD_MAX_AGE,
+          onFailure: props.onStreamFailure,
         }),
       );
     }
@@ -82,8 +90,6 @@ export class Webhooks extends Construct {
     bindTable(this.delivery, 'webhooks', props.tables.webhooks, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     bindTable(this.delivery, 'webhookDeliveries', props.tables.webhookDeliveries, ['dynamodb:PutItem']);
     this.bindQueue(this.delivery);
-    this.deadLetterQueue.grantSendMessages(this.delivery);
-    this.delivery.addEnvironment('WEBHOOK_DEAD_LETTER_QUEUE_URL', this.deadLetterQueue.queueUrl);
     this.delivery.addEventSource(
       new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }),
     );
@@ -93,13 +99,30 @@ export class Webhooks extends Construct {
       if (fn.route.queues?.includes('webhookDeliveries')) this.bindQueue(fn);
     }
 
+    // New arrivals, not the standing depth: SQS moves dead letters without counting them in
+    // NumberOfMessagesSent, so the alarm reads the increase of the visible messages. It returns to
+    // OK once no new one came for 15 minutes, and fires again on the next, while older ones wait to
+    // be inspected and redriven. A quiet queue publishes no data: filled with 0, a first arrival
+    // after a quiet spell is an increase too.
+    const period = Duration.minutes(5);
     this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
       alarmDescription:
-        'Webhook deliveries were dead-lettered: a receiver failed for a whole day, or the delivery function keeps failing',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        "The webhook delivery function failed on a message five times (our fault, not a receiver's); see the runbook, Webhook dead letters",
+      metric: new MathExpression({
+        expression: 'DIFF(FILL(visible, 0))',
+        usingMetrics: {
+          visible: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+            period,
+            statistic: 'Maximum',
+          }),
+        },
+        label: 'new dead letters',
+        period,
+      }),
+      threshold: 0,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { tables } from '#shared/db/tables.ts';
-import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '#shared/domain/key-identity.ts';
+import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '#shared/domain/key-identity.ts';
 import { secrets } from '#shared/runtime/secrets.ts';
 
 /**
@@ -17,11 +17,14 @@ export function localEnvironment(
     Object.values(tables).map((table) => [table.envVar, table.localName]),
   );
   const seed = env[secrets.keySigningSeed] ?? randomBytes(32).toString('hex');
+  const previous = env[`${secrets.keySigningSeed}_PREVIOUS`];
   return {
     ...tableNames,
     DYNAMODB_ENDPOINT: endpoint,
     [secrets.cursorKey]: env[secrets.cursorKey] ?? randomBytes(32).toString('hex'),
     [secrets.keySigningSeed]: seed,
-    [PUBLIC_KEY_VARIABLE]: keyPairOfSeed(seed).publicKey,
+    // What the stack's custom resource publishes: the seed's public key, and the previous seed's
+    // when one is given (KEY_SIGNING_SEED_PREVIOUS, to try a rotation by hand).
+    [PUBLIC_KEYS_VARIABLE]: publishedKeysOf(previous ? [seed, previous] : [seed]),
   };
 }

@@ -6,9 +6,9 @@ import type { DeliveryMessage } from '#shared/webhooks/messages.ts';
 
 // The local stand-in for the delivery queue and its dead-letter queue: timers in this process. A
 // message waits its delay, then the same delivery code as the stack's function runs it, and its
-// answer (a retry later, a dead letter) comes back here, so `npm start` and the tests keep the
-// stack's schedule (scaled by WEBHOOK_RETRY_BASE_SECONDS). A delivery that throws (the store
-// restarting) is offered again a few times, as SQS would, then dead-lettered. Nothing survives a
+// answer (a retry later) comes back here, so `npm start` and the tests keep the stack's schedule
+// (scaled by WEBHOOK_RETRY_BASE_SECONDS). A delivery that throws (the store restarting) is offered
+// again a few times, as SQS would, then dead-lettered, as the stack's redrive policy does. Nothing survives a
 // restart: this is for trying the API, not for keeping promises.
 
 /** How often a message whose delivery threw is offered again (SQS: the redrive's maxReceiveCount). */
@@ -16,7 +16,7 @@ const MAX_RECEIVES = 5;
 const RECEIVE_AGAIN_MS = 1_000;
 
 export interface LocalWebhookQueue extends DeliveryQueue {
-  /** Messages whose schedule ran out, oldest first: the local dead-letter queue. */
+  /** Messages whose delivery threw on every receive, oldest first: the local dead-letter queue. */
   readonly deadLetters: readonly DeliveryMessage[];
   /** Resolves once nothing is waiting or running. */
   drained(): Promise<void>;
@@ -57,9 +57,6 @@ export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhook
     deadLetters,
     async send(messages, delaySeconds) {
       for (const message of messages) later(() => receive(message, 1), Math.max(0, delaySeconds * 1000));
-    },
-    async deadLetter(message) {
-      deadLetters.push(message);
     },
     async drained() {
       while (timers.size > 0 || running.size > 0) {

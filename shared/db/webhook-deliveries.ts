@@ -19,14 +19,18 @@ export type WebhookDelivery = z.output<typeof WebhookDeliverySchema>;
 
 export type DeliveryOutcome = WebhookDelivery['outcome'];
 
-const OUTCOMES: readonly DeliveryOutcome[] = ['succeeded', 'retrying', 'dead_lettered', 'dropped'];
+const OUTCOMES: readonly DeliveryOutcome[] = ['succeeded', 'retrying', 'failed', 'dropped'];
 
 const toDelivery = (item: Record<string, unknown>): WebhookDelivery => ({
   id: String(item.id),
   messageId: String(item.messageId),
   event: String(item.event),
   attempt: Number(item.attempt),
-  outcome: OUTCOMES.find((outcome) => outcome === item.outcome) ?? 'retrying',
+  // `dead_lettered` was the name of `failed` before exhausted deliveries stopped going to the dead-letter queue.
+  outcome:
+    item.outcome === 'dead_lettered'
+      ? 'failed'
+      : (OUTCOMES.find((outcome) => outcome === item.outcome) ?? 'retrying'),
   statusCode: typeof item.statusCode === 'number' ? item.statusCode : null,
   error: typeof item.error === 'string' ? item.error : null,
   durationMs: Number(item.durationMs),

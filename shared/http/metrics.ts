@@ -9,11 +9,14 @@ import { config } from '#shared/runtime/config.ts';
 //
 // Dimensions are the API group and the route's row (`GET /projects/{id}`), never the path a client
 // sent: a handful of values per function, so the number of metrics stays bounded by the route table.
+// Each series is a custom metric CloudWatch bills by the month, so the route is a dimension only when
+// METRICS_BY_ROUTE is on (the stack's `routeMetrics` setting, docs/costs.md); off, a series per API.
 
 export const METRICS_NAMESPACE = 'PlatformApi';
 
-/** CloudWatch's dimension set of every metric below. */
+/** CloudWatch's dimension set of every metric below, with the route and without. */
 export const DIMENSIONS = ['Service', 'Api', 'Route'] as const;
+export const API_DIMENSIONS = ['Service', 'Api'] as const;
 
 /** What one request tells the metrics. */
 export interface RequestOutcome {
@@ -36,7 +39,11 @@ export const routeName = (route: Route): string => `${route.method} ${route.path
  * The EMF members of a request's line: `_aws` with the metric declarations, the dimensions and the
  * values as top-level members (0 or 1 for the outcome counts, so that their average is a rate).
  */
-export function metricFields(outcome: RequestOutcome, timestamp: number): Record<string, unknown> {
+export function metricFields(
+  outcome: RequestOutcome,
+  timestamp: number,
+  byRoute: boolean = config.METRICS_BY_ROUTE === 'on',
+): Record<string, unknown> {
   const { route, status, store } = outcome;
   const values: [string, Unit, number][] = [
     ['Requests', 'Count', 1],
@@ -61,14 +68,14 @@ export function metricFields(outcome: RequestOutcome, timestamp: number): Record
       CloudWatchMetrics: [
         {
           Namespace: METRICS_NAMESPACE,
-          Dimensions: [[...DIMENSIONS]],
+          Dimensions: [byRoute ? [...DIMENSIONS] : [...API_DIMENSIONS]],
           Metrics: values.map(([Name, Unit]) => ({ Name, Unit })),
         },
       ],
     },
     Service: config.SERVICE_NAME,
     Api: route.api,
-    Route: routeName(route),
+    ...(byRoute ? { Route: routeName(route) } : {}),
     ...Object.fromEntries(values.map(([name, , value]) => [name, value])),
   };
 }

@@ -32,6 +32,13 @@ export const ConfigSchema = z.object({
    */
   LOG_FORMAT: z.optional(z.enum(['json', 'text'], { error: 'must be json or text' })),
   /**
+   * Whether the metrics carry the route as a dimension (`on`: a series per route, about 280 custom
+   * metrics; `off`: per API only, about 20). The stack sets it from its `routeMetrics` setting
+   * (default off, docs/costs.md); a local run, where metrics are log lines and cost nothing, keeps
+   * them per route.
+   */
+  METRICS_BY_ROUTE: z.prefault(z.enum(['on', 'off'], { error: 'must be on or off' }), 'on'),
+  /**
    * The `Service` dimension of the metrics: the stack's name in AWS (so two stages in one account
    * keep their own series), `platform-api` locally.
    */

@@ -255,10 +255,12 @@ export const Webhook = z
       description: 'false when paused by its owner or disabled after failing for a day.',
     }),
     disabledAt: z.nullable(Timestamp).register(z.globalRegistry, {
-      description: 'When deliveries were stopped because they kept failing; null otherwise.',
+      description:
+        'When the service stopped deliveries because every attempt of an event failed for the whole retry schedule; null otherwise.',
     }),
     disabledReason: z.nullable(z.string()).register(z.globalRegistry, {
-      description: 'Why the service disabled it; PATCH `{"enabled": true}` re-enables it.',
+      description:
+        'Why the service disabled it (the delivery log, `GET /webhooks/{id}/deliveries`, shows each failed attempt); PATCH `{"enabled": true}` re-enables it.',
     }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -296,9 +298,9 @@ export const WebhookDelivery = z
     }),
     event: z.string().register(z.globalRegistry, { description: 'The event type, or `ping`.' }),
     attempt: z.int().check(z.minimum(1)),
-    outcome: z.enum(['succeeded', 'retrying', 'dead_lettered', 'dropped']).register(z.globalRegistry, {
+    outcome: z.enum(['succeeded', 'retrying', 'failed', 'dropped']).register(z.globalRegistry, {
       description:
-        '`retrying`: failed, another attempt at `nextRetryAt`; `dead_lettered`: failed for the whole schedule; `dropped`: the subscription was deleted or disabled meanwhile.',
+        '`retrying`: failed, another attempt at `nextRetryAt`; `failed`: the last attempt of the schedule (about a day) failed too, the event is not sent again (a subscription with no success since its first attempt is then disabled, see `disabledReason`); `dropped`: the subscription was deleted or disabled meanwhile.',
     }),
     statusCode: z.nullable(z.int()).register(z.globalRegistry, {
       description: "The receiver's HTTP status; null when no answer came (see `error`).",

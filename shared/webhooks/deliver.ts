@@ -15,15 +15,15 @@ import { sendWebhook } from './sender.ts';
 import { signedHeaders } from './signer.ts';
 import type { TargetPolicy } from './targets.ts';
 
-// One attempt to deliver one message, and what becomes of it: done, again later (the next step of
-// the retry schedule), or dead-lettered once the schedule has run out, which also disables a
-// subscription that has not had a single success since this event's first attempt. The queue (SQS
-// or the local one) carries out the answer; this module knows nothing of either.
+// One attempt to deliver one message, and what becomes of it: done, or again later (the next step
+// of the retry schedule). Once the schedule has run out the event is logged `failed` and a
+// subscription that has not had a single success since this event's first attempt is disabled,
+// with its reason: the customer's receiver failed, and the customer sees it (the delivery log, the
+// subscription), not our on-call. Only an attempt that throws (the store or the queue failing: our
+// fault) goes back to the queue and, after five, to its dead-letter queue. The queue (SQS or the
+// local one) carries out the answer; this module knows nothing of either.
 
-export type NextStep =
-  | { step: 'done' }
-  | { step: 'later'; message: DeliveryMessage; delaySeconds: number }
-  | { step: 'deadLetter'; message: DeliveryMessage };
+export type NextStep = { step: 'done' } | { step: 'later'; message: DeliveryMessage; delaySeconds: number };
 
 export interface DeliverySettings {
   policy: TargetPolicy;
@@ -114,9 +114,9 @@ export async function deliverOnce(message: DeliveryMessage, settings: DeliverySe
       delaySeconds,
     };
   }
-  await putDelivery(webhook.id, { ...logged, ...failure, outcome: 'dead_lettered', nextRetryAt: null });
+  await putDelivery(webhook.id, { ...logged, ...failure, outcome: 'failed', nextRetryAt: null });
   await disableIfFailingSince(webhook.ownerId, webhook.id, firstAttemptAt, iso(clock.now()), DISABLED_REASON);
-  return { step: 'deadLetter', message: { ...message, firstAttemptAt } };
+  return { step: 'done' };
 }
 
 /** Runs one attempt and hands its next step to the queue. */
@@ -127,6 +127,5 @@ export async function deliverAndSchedule(
 ): Promise<NextStep> {
   const next = await deliverOnce(message, settings);
   if (next.step === 'later') await queue.send([next.message], next.delaySeconds);
-  if (next.step === 'deadLetter') await queue.deadLetter(next.message);
   return next;
 }

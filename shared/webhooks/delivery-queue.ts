@@ -1,15 +1,13 @@
 import type { DeliveryMessage } from './messages.ts';
 import { sendMessageBatch } from './sqs.ts';
 
-// Where delivery messages go: in AWS the SQS queue the stack names (WEBHOOK_QUEUE_URL) and its
-// dead-letter queue; on a local run (`npm start`, tests) the in-process queue of
+// Where delivery messages go: in AWS the SQS queue the stack names (WEBHOOK_QUEUE_URL), whose
+// redrive policy alone fills its dead-letter queue; on a local run (`npm start`, tests) the in-process queue of
 // infra/local/webhook-queue.ts, which registers itself here. Either keeps the same schedule: a
 // message waits `delaySeconds` before its delivery runs.
 
 export interface DeliveryQueue {
   send(messages: readonly DeliveryMessage[], delaySeconds: number): Promise<void>;
-  /** Keeps a message whose schedule ran out, for an operator to inspect or redrive. */
-  deadLetter(message: DeliveryMessage): Promise<void>;
 }
 
 /** SQS delays one message at most this long; longer waits are several hops (messages.ts `notBefore`). */
@@ -17,7 +15,7 @@ export const MAX_QUEUE_DELAY_SECONDS = 15 * 60;
 
 const BATCH = 10;
 
-function sqsQueue(queueUrl: string, deadLetterUrl: string | undefined): DeliveryQueue {
+function sqsQueue(queueUrl: string): DeliveryQueue {
   return {
     async send(messages, delaySeconds) {
       const delay = Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
@@ -29,11 +27,6 @@ function sqsQueue(queueUrl: string, deadLetterUrl: string | undefined): Delivery
             .map((message) => ({ body: JSON.stringify(message), delaySeconds: delay })),
         );
       }
-    },
-    async deadLetter(message) {
-      // Only the delivery function dead-letters, and only it is given the dead-letter queue.
-      if (!deadLetterUrl) throw new Error('WEBHOOK_DEAD_LETTER_QUEUE_URL is not set');
-      await sendMessageBatch(deadLetterUrl, [{ body: JSON.stringify(message), delaySeconds: 0 }]);
     },
   };
 }
@@ -48,8 +41,7 @@ export function useLocalDeliveryQueue(queue: DeliveryQueue | undefined): void {
 /** The queue of this deployment: SQS when the stack configured one, else the local one. */
 export function deliveryQueue(): DeliveryQueue {
   const queueUrl = process.env.WEBHOOK_QUEUE_URL;
-  const deadLetterUrl = process.env.WEBHOOK_DEAD_LETTER_QUEUE_URL;
-  if (queueUrl) return sqsQueue(queueUrl, deadLetterUrl || undefined);
+  if (queueUrl) return sqsQueue(queueUrl);
   if (local) return local;
   throw new Error('No webhook delivery queue: WEBHOOK_QUEUE_URL is not set and no local queue runs');
 }

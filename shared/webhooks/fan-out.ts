@@ -1,12 +1,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { toDeployment } from '#shared/db/deployments.ts';
 import { toProject } from '#shared/db/projects.ts';
 import { allWebhooksOf } from '#shared/db/webhooks.ts';
 import { ENTERED_AT, type ReportableState } from '#shared/model/deployment-states.ts';
 import { type WebhookEventType, wants } from '#shared/model/webhook-events.ts';
 import { clock } from '#shared/runtime/clock.ts';
+import { logError } from '#shared/runtime/log.ts';
 import { type DeliveryMessage, messageIdOf } from './messages.ts';
 
 // From a change in the store to the messages that deliver it. Stream records of the projects and
@@ -70,29 +71,78 @@ export function eventOf(record: DynamoDBRecord): WebhookEvent | undefined {
   };
 }
 
-/** The messages of a batch of stream records: one per event and interested, enabled subscription. */
-export async function messagesOf(records: readonly DynamoDBRecord[]): Promise<DeliveryMessage[]> {
-  const events = records.map(eventOf).filter((event): event is WebhookEvent => event !== undefined);
-  const subscriptions = new Map<string, Awaited<ReturnType<typeof allWebhooksOf>>>();
-  const messages: DeliveryMessage[] = [];
-  for (const event of events) {
-    let owned = subscriptions.get(event.ownerId);
-    if (!owned) {
-      owned = await allWebhooksOf(event.ownerId);
-      subscriptions.set(event.ownerId, owned);
-    }
-    for (const webhook of owned) {
-      if (!webhook.enabled || !wants(webhook.events, event.type)) continue;
-      messages.push({
-        messageId: messageIdOf(event.sourceId, webhook.id),
-        ownerId: event.ownerId,
-        webhookId: webhook.id,
-        type: event.type,
-        timestamp: event.timestamp,
-        data: event.data,
-        attempt: 1,
-      });
+type SubscriptionsOf = typeof allWebhooksOf;
+type Subscriptions = Map<string, Awaited<ReturnType<SubscriptionsOf>>>;
+
+/** The messages of one stream record: one per interested, enabled subscription of its owner. */
+async function messagesOfRecord(
+  record: DynamoDBRecord,
+  owners: Subscriptions,
+  subscriptionsOf: SubscriptionsOf,
+): Promise<DeliveryMessage[]> {
+  const event = eventOf(record);
+  if (!event) return [];
+  let owned = owners.get(event.ownerId);
+  if (!owned) {
+    owned = await subscriptionsOf(event.ownerId);
+    owners.set(event.ownerId, owned);
+  }
+  return owned
+    .filter((webhook) => webhook.enabled && wants(webhook.events, event.type))
+    .map((webhook) => ({
+      messageId: messageIdOf(event.sourceId, webhook.id),
+      ownerId: event.ownerId,
+      webhookId: webhook.id,
+      type: event.type,
+      timestamp: event.timestamp,
+      data: event.data,
+      attempt: 1,
+    }));
+}
+
+/** Messages are sent in groups of at least this many (SQS takes ten per call). */
+const SEND_GROUP = 10;
+
+/**
+ * Turns a batch of stream records into messages and sends them, in order. When reading the
+ * subscriptions or sending fails, the answer names the first record whose messages were not sent:
+ * the stream hands it and the ones after it over again (records before it are done), and after the
+ * mapping's retries the batch goes to its on-failure destination. A record sent twice makes the same
+ * message ids, so receivers can tell the repeat.
+ */
+export async function fanOut(
+  records: readonly DynamoDBRecord[],
+  send: (messages: DeliveryMessage[]) => Promise<void>,
+  subscriptionsOf: SubscriptionsOf = allWebhooksOf,
+): Promise<DynamoDBBatchResponse> {
+  const owners: Subscriptions = new Map();
+  let pending: DeliveryMessage[] = [];
+  let firstUnsent: DynamoDBRecord | undefined;
+  const failedAt = (record: DynamoDBRecord, error: unknown): DynamoDBBatchResponse => {
+    const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
+    logError('webhook fan-out failed; the stream hands the batch over again from', { sequenceNumber }, error);
+    return { batchItemFailures: [{ itemIdentifier: sequenceNumber }] };
+  };
+  for (const record of records) {
+    try {
+      const messages = await messagesOfRecord(record, owners, subscriptionsOf);
+      if (messages.length > 0) firstUnsent ??= record;
+      pending.push(...messages);
+      if (pending.length >= SEND_GROUP) {
+        await send(pending);
+        pending = [];
+        firstUnsent = undefined;
+      }
+    } catch (error) {
+      return failedAt(firstUnsent ?? record, error);
     }
   }
-  return messages;
+  if (pending.length > 0 && firstUnsent) {
+    try {
+      await send(pending);
+    } catch (error) {
+      return failedAt(firstUnsent, error);
+    }
+  }
+  return { batchItemFailures: [] };
 }

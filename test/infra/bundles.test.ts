@@ -11,7 +11,7 @@ import { matchRequest } from '../../infra/local/router.ts';
 import { resolveStackTrace } from '../../infra/source-maps.ts';
 import { putProject } from '../../shared/db/projects.ts';
 import { tables } from '../../shared/db/tables.ts';
-import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
+import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-identity.ts';
 import { createUser } from '../../shared/domain/users.ts';
 import { newId } from '../../shared/model/ids.ts';
 import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
@@ -109,7 +109,7 @@ function environmentOf(variables: Record<string, unknown>): Record<string, strin
 function localValueOf(name: string, value: unknown, localNames: Map<string, string>): string | undefined {
   const tableName = localNames.get(name);
   if (tableName) return tableName;
-  if (name === PUBLIC_KEY_VARIABLE) return keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey;
+  if (name === PUBLIC_KEYS_VARIABLE) return publishedKeysOf([process.env[secrets.keySigningSeed] ?? '']);
   if (name === 'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') return String(extension.port);
   // Never reached: every probe is refused before its handler runs.
   if (name === 'WEBHOOK_QUEUE_URL') return 'https://sqs.eu-west-1.amazonaws.com/000000000000/bundle-test';
@@ -383,7 +383,7 @@ it("derives the verifying functions' public key from the seed it fetches, in the
   const created = await invoke(function_.bundle, env, { RequestType: 'Create', ResourceProperties: {} });
   expect(created).toEqual({
     PhysicalResourceId: 'key-signing-public-key',
-    Data: { PublicKey: keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey },
+    Data: { PublicKeys: publishedKeysOf([process.env[secrets.keySigningSeed] ?? '']) },
   });
 }, 30_000);
 

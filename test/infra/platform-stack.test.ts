@@ -5,7 +5,7 @@ import { PlatformStack } from '../../infra/platform-stack.ts';
 import { stackSettingsOf } from '../../infra/stack-settings.ts';
 import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
-import { PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
+import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { errorCatalogue } from '../../shared/model/error-catalogue.ts';
 import {
   type ApiGroup,
@@ -333,16 +333,19 @@ describe('PlatformStack', () => {
       }
     });
 
-    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public key if it admits keys, and the queue it sends to", () => {
+    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public keys if it admits or issues keys, and the queue it sends to", () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       const secretNames = route.secrets ?? [];
       expect(sorted(Object.keys(variables))).toEqual(
         sorted([
           'SERVICE_NAME',
+          'METRICS_BY_ROUTE',
           ...tableKeysOf(route).map((key) => tables[key].envVar),
           ...secretNames.map(arnVariableOf),
-          ...(route.access === 'apiKey' ? [PUBLIC_KEY_VARIABLE] : []),
+          ...(route.access === 'apiKey' || route.secrets?.includes('keySigningSeed')
+            ? [PUBLIC_KEYS_VARIABLE]
+            : []),
           ...(secretNames.length > 0 ? extensionVariables : []),
           ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
           // The served document's {base_url} (functions/docs.ts).
@@ -350,6 +353,7 @@ describe('PlatformStack', () => {
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
+      expect(variables.METRICS_BY_ROUTE).toBe('off');
       for (const key of tableKeysOf(route)) {
         expect(refersTo(variables[tables[key].envVar], tableLogicalId(key))).toBe(true);
       }
@@ -400,7 +404,7 @@ describe('PlatformStack', () => {
     expect(served.sort()).toEqual(docsRows.map((route) => `${route.method} ${route.path}`).sort());
     expect(tableGrantsOf(fn).size).toBe(0);
     const variables = fn.Environment?.Variables ?? {};
-    expect(Object.keys(variables).sort()).toEqual(['PLATFORM_BASE_URL', 'SERVICE_NAME']);
+    expect(Object.keys(variables).sort()).toEqual(['METRICS_BY_ROUTE', 'PLATFORM_BASE_URL', 'SERVICE_NAME']);
     // The platform API's own URL, so that "Try it out" on the page calls this stack.
     expect(JSON.stringify(variables.PLATFORM_BASE_URL)).toMatch(/PlatformApi.*execute-api.*\/v1"/);
   });
@@ -800,8 +804,9 @@ describe('PlatformStack, operable', () => {
       metrics: ['5XXError', 'Count'],
       threshold: 1,
     });
-    expect({ metrics: metricNamesOf(latency), threshold: latency.Threshold }).toEqual({
-      metrics: ['Latency'],
+    // Each with the request count, which decides whether a period counts (test/infra/operations.test.ts).
+    expect({ metrics: metricNamesOf(latency).sort(), threshold: latency.Threshold }).toEqual({
+      metrics: ['Count', 'Latency'],
       threshold: 2500,
     });
   });
@@ -840,8 +845,12 @@ describe('PlatformStack, operable', () => {
     const thresholds = Object.values(configured.findResources('AWS::CloudWatch::Alarm')).map(
       (alarm) => `${alarm.Properties.AlarmDescription} ${alarm.Properties.Threshold}`,
     );
-    expect(thresholds).toContain("More than 5% of the Platform API's requests answered 5xx 5");
-    expect(thresholds).toContain("The Backend API's p99 latency is above 1000 ms 1000");
+    expect(thresholds).toContain(
+      "More than 5% of the Platform API's requests answered 5xx, in 2 of 3 5-minute periods with 100 requests or more 5",
+    );
+    expect(thresholds).toContain(
+      "The Backend API's p99 latency is above 1000 ms, in 2 of 3 5-minute periods with 100 requests or more 1000",
+    );
     configured.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'oncall@example.com',
@@ -849,8 +858,18 @@ describe('PlatformStack, operable', () => {
     expect(Object.keys(template.findResources('AWS::SNS::Subscription'))).toEqual([]);
   });
 
-  it("has one dashboard, with every route's own metrics under the stack's name", () => {
-    const dashboards = resourcesOf<{ DashboardBody: unknown }>('AWS::CloudWatch::Dashboard');
+  it("has one dashboard, with every route's own metrics under the stack's name when routeMetrics is on", () => {
+    const perRoute = Template.fromStack(
+      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', {
+        routeMetrics: true,
+      }),
+    );
+    const dashboards = Object.entries(
+      perRoute.findResources('AWS::CloudWatch::Dashboard') as Record<
+        string,
+        CfnResource<{ DashboardBody: unknown }>
+      >,
+    );
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(dashboards[0]?.[1].Properties.DashboardBody);
     for (const route of routes) {
@@ -870,8 +889,9 @@ describe('PlatformStack, operable', () => {
     const retentions = resourcesOf<{ RetentionInDays?: number }>('AWS::Logs::LogGroup').map(
       ([, group]) => group.Properties.RetentionInDays,
     );
-    // One per function of ours (routes, consumers, the custom resource), the provider's, two access logs.
-    expect(retentions.length).toBe(handlers().length + consumerHandlers().length + 4);
+    // One per function of ours (routes, consumers, the custom resource), the provider's, two access
+    // logs, WAF's.
+    expect(retentions.length).toBe(handlers().length + consumerHandlers().length + 5);
     expect(new Set(retentions)).toEqual(new Set([30]));
     const { props } = stackSettingsOf((key) => (key === 'logRetentionDays' ? '90' : undefined));
     const longer = Template.fromStack(

@@ -22,7 +22,10 @@ const idOf = (type: string, test: (properties: Record<string, unknown>) => boole
 const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(`"${id}"`);
 
 const queueId = idOf('AWS::SQS::Queue', (properties) => properties.RedrivePolicy !== undefined);
-const deadLetterId = idOf('AWS::SQS::Queue', (properties) => properties.RedrivePolicy === undefined);
+const redrive = resources[queueId]?.Properties.RedrivePolicy as
+  | { deadLetterTargetArn: { 'Fn::GetAtt': string[] } }
+  | undefined;
+const deadLetterId = redrive?.deadLetterTargetArn['Fn::GetAtt'][0] ?? '';
 const functionId = (description: string) =>
   idOf('AWS::Lambda::Function', (properties) => properties.Description === description);
 
@@ -77,7 +80,7 @@ describe('webhooks in the stack', () => {
       SqsManagedSseEnabled: true,
       MessageRetentionPeriod: 14 * 24 * 3600,
     });
-    // Both refuse requests that are not TLS.
+    // Both refuse requests that are not TLS (and so does the stream-failures queue).
     template.resourcePropertiesCountIs(
       'AWS::SQS::QueuePolicy',
       {
@@ -87,19 +90,8 @@ describe('webhooks in the stack', () => {
           ]),
         },
       },
-      2,
+      3,
     );
-  });
-
-  it('alarms on the first dead letter', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Namespace: 'AWS/SQS',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLetterId, 'QueueName'] } }],
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-    });
   });
 
   it('feeds the fan-out from both streams, and the delivery from the queue with partial batch failures', () => {
@@ -119,6 +111,7 @@ describe('webhooks in the stack', () => {
         BisectBatchOnFunctionError: true,
         MaximumRetryAttempts: 10,
         StartingPosition: 'LATEST',
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
     }
     const deliverySources = mappings.filter((mapping) => mentions(mapping.Properties.FunctionName, delivery));
@@ -150,15 +143,23 @@ describe('webhooks in the stack', () => {
     for (const { action, resource } of streamReads) {
       if (action !== 'dynamodb:ListStreams') expect(resource).toContain('StreamArn');
     }
-    expect(grants.filter(({ action }) => action.startsWith('sqs:'))).toEqual(
+    // The delivery queue, and the stream-failures queue that its event sources hand failed batches to.
+    const sqsGrants = grants.filter(({ action }) => action.startsWith('sqs:'));
+    expect(sqsGrants.filter(({ resource }) => resource.includes(queueId))).toEqual(
       ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].map((action) => ({
         action,
         resource: JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }),
       })),
     );
+    expect(sqsGrants.filter(({ resource }) => !resource.includes(queueId))).toEqual(
+      ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'].map((action) => ({
+        action,
+        resource: expect.stringContaining('StreamFailuresQueue'),
+      })),
+    );
   });
 
-  it('lets the delivery read and mark subscriptions, log attempts, and send to both queues', () => {
+  it('lets the delivery read and mark subscriptions, log attempts, and send to its own queue only', () => {
     const grants = grantsOf(functionId('webhooks: deliver-webhooks'));
     const byTable = (prefix: string) =>
       grants
@@ -172,9 +173,7 @@ describe('webhooks in the stack', () => {
       .filter(({ action }) => action === 'sqs:SendMessage')
       .map(({ resource }) => resource)
       .sort();
-    expect(sends).toEqual(
-      [deadLetterId, queueId].map((id) => JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] })).sort(),
-    );
+    expect(sends).toEqual([JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] })]);
   });
 
   it('gives the queue to the ping row alone among the endpoints, and no function the local-only settings', () => {

@@ -333,33 +333,51 @@ describe('deliveries', () => {
     expect(shown.enabled).toBe(true);
   });
 
-  it('dead-letters an event whose receiver is down for good, and disables the subscription', async () => {
+  it('ends an event whose receiver fails every attempt in the delivery log and a disabled subscription, never in the dead-letter queue', async () => {
+    // Triggered by an event from the stream (a project created), not by POST /webhooks/{id}/test: the
+    // retries run outside any request (issue 22 is about retries that inherit a request's deadline).
     const { key } = await newCaller();
     const target = await receiver([500]);
-    await target.close(); // nothing listens on its port any more
-    const { webhook } = await created(key, target.url);
-    const { messageId } = (await ping(key, webhook.id)).body as { messageId: string };
-    const deadline = Date.now() + 15_000;
-    while (!queue.deadLetters.some((message) => message.messageId === messageId) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(queue.deadLetters).toContainEqual(
-      expect.objectContaining({ messageId, webhookId: webhook.id, attempt: 8 }),
-    );
-    const log = await deliveries(key, webhook.id);
-    expect(log).toHaveLength(8);
-    expect(log[0]).toMatchObject({
-      attempt: 8,
-      outcome: 'dead_lettered',
-      statusCode: null,
-      error: expect.stringContaining('ECONNREFUSED'),
+    const { webhook } = await created(key, target.url, ['project.created']);
+    const project = await call(`${gateway.baseUrl}/projects`, {
+      method: 'POST',
+      key,
+      json: { name: 'down-for-good' },
     });
+    expect(project.status).toBe(201);
+    const received = await target.waitFor(8, 20_000);
+    await queue.drained();
+    expect(new Set(received.map(({ headers }) => headers['webhook-id'])).size).toBe(1);
+
+    const log = await deliveries(key, webhook.id);
+    expect(
+      log.map(({ attempt, outcome, statusCode, event }) => [attempt, outcome, statusCode, event]),
+    ).toEqual(
+      [8, 7, 6, 5, 4, 3, 2, 1].map((attempt) => [
+        attempt,
+        attempt === 8 ? 'failed' : 'retrying',
+        500,
+        'project.created',
+      ]),
+    );
+    expect(new Set(log.map(({ messageId }) => messageId))).toEqual(
+      new Set([received[0]?.headers['webhook-id']]),
+    );
+    expect(log[0]?.nextRetryAt).toBeNull();
+
+    const { DISABLED_REASON } = await import('../../shared/webhooks/deliver.ts');
     const shown = (await call(`${webhooksUrl()}/${webhook.id}`, { key })).body as ShownWebhook;
     expect(shown).toMatchObject({
       enabled: false,
       disabledAt: expect.stringMatching(ISO),
-      disabledReason: expect.stringContaining('enabled'),
+      disabledReason: DISABLED_REASON,
     });
+    // The receiver's failure is the customer's to see, not a dead letter for our on-call.
+    expect(queue.deadLetters.filter((message) => message.webhookId === webhook.id)).toEqual([]);
+    // No ninth attempt: the event is over.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(target.received).toHaveLength(8);
+
     const enabled = await call(`${webhooksUrl()}/${webhook.id}`, {
       method: 'PATCH',
       key,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { tables } from '../../shared/db/tables.ts';
-import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '../../shared/domain/key-identity.ts';
+import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-identity.ts';
 import { secrets } from '../../shared/runtime/secrets.ts';
 
 // Synthesized function bundles, and a Lambda-like cold start of one: a fresh Node process with
@@ -74,8 +74,8 @@ export function lambdaEnvironment(
     env[name] = localTableNames.get(name) ?? (isLiteral(value) ? value : `local-${name}`);
   }
   // The public key of this run's seed, so keys issued in-process are genuine to the bundle.
-  if (PUBLIC_KEY_VARIABLE in variables) {
-    env[PUBLIC_KEY_VARIABLE] = keyPairOfSeed(process.env[secrets.keySigningSeed] ?? '').publicKey;
+  if (PUBLIC_KEYS_VARIABLE in variables) {
+    env[PUBLIC_KEYS_VARIABLE] = publishedKeysOf([process.env[secrets.keySigningSeed] ?? '']);
   }
   return env;
 }

@@ -39,6 +39,23 @@ describe('metricFields', () => {
     expect(fields).toMatchObject({ _aws: { Timestamp: NOW }, Route: 'POST /deployments', Api: 'platform' });
   });
 
+  it('leaves the route out of the dimensions and the line when metrics are per API only', () => {
+    const outcome = {
+      route: rowOf('get-project'),
+      status: 200,
+      durationMs: 5,
+      admissionMs: 1,
+      store: undefined,
+    };
+    const perApi = metricFields(outcome, NOW, false);
+    const parsed = parseEmf(JSON.stringify(perApi));
+    expect(parsed.dimensions).toEqual([{ Service: 'platform-api', Api: 'platform' }]);
+    expect(perApi).not.toHaveProperty('Route');
+    expect(parseEmf(JSON.stringify(metricFields(outcome, NOW, true))).dimensions).toEqual([
+      { Service: 'platform-api', Api: 'platform', Route: 'GET /projects/{id}' },
+    ]);
+  });
+
   it('makes a valid EMF line for every row of the route table, at every status', () => {
     for (const route of routes) {
       for (const status of [200, 201, 204, 400, 401, 404, 429, 500, 503]) {

@@ -1,8 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { eventOf } from '../../shared/webhooks/fan-out.ts';
+import type { Webhook } from '../../shared/db/webhooks.ts';
+import { eventOf, fanOut } from '../../shared/webhooks/fan-out.ts';
+import type { DeliveryMessage } from '../../shared/webhooks/messages.ts';
 import { messageIdOf } from '../../shared/webhooks/messages.ts';
+import { captureLogs } from '../support/logs.ts';
 
 // Which stream records are webhook events, and what each event carries: the resource as the API
 // returns it, never the store's own attributes.
@@ -105,5 +108,73 @@ describe('messageIdOf', () => {
     expect(messageIdOf('a', 'whk_1')).not.toBe(messageIdOf('a', 'whk_2'));
     expect(messageIdOf('a', 'whk_1')).not.toBe(messageIdOf('b', 'whk_1'));
     expect(messageIdOf('a', 'whk_1')).toMatch(/^msg_[A-Za-z0-9_-]{27}$/);
+  });
+});
+
+describe('fanOut', () => {
+  const subscription = (id: string): Webhook =>
+    ({
+      id,
+      url: 'https://hooks.example.com/x',
+      events: ['*'],
+      description: null,
+      enabled: true,
+      disabledAt: null,
+      disabledReason: null,
+      createdAt: project.createdAt,
+      updatedAt: project.createdAt,
+    }) as Webhook;
+  // Twelve subscriptions: each event makes twelve messages, so every record is its own send.
+  const subscriptions = async () => Array.from({ length: 12 }, (_, index) => subscription(`whk_${index}`));
+  const numbered = (sequence: string, item: object) => {
+    const made = record('INSERT', item);
+    return { ...made, dynamodb: { ...made.dynamodb, SequenceNumber: sequence } } as DynamoDBRecord;
+  };
+  const batch = [
+    numbered('100', project),
+    numbered('200', { ...project, id: 'prj_2' }),
+    numbered('300', { ...project, id: 'prj_3' }),
+  ];
+
+  it('sends every message of a batch and reports no failure', async () => {
+    const sent: DeliveryMessage[][] = [];
+    const answer = await fanOut(batch, async (messages) => void sent.push(messages), subscriptions);
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(sent.flat()).toHaveLength(36);
+  });
+
+  it('names the first record whose messages were not sent when a send fails, so the stream resumes there', async () => {
+    let sends = 0;
+    const { result, lines } = await captureLogs(() =>
+      fanOut(
+        batch,
+        async () => {
+          sends += 1;
+          if (sends === 2) throw new Error('SQS unavailable');
+        },
+        subscriptions,
+      ),
+    );
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: '200' }] });
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        sequenceNumber: '200',
+        error: expect.objectContaining({ message: 'SQS unavailable' }),
+      }),
+    ]);
+  });
+
+  it('names the record whose subscriptions could not be read', async () => {
+    const { result } = await captureLogs(() =>
+      fanOut(
+        batch,
+        async () => {},
+        async (ownerId) => {
+          throw new Error(`store unavailable for ${ownerId}`);
+        },
+      ),
+    );
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: '100' }] });
   });
 });

@@ -27,8 +27,16 @@ describe('configuration', () => {
       API_KEY_TTL_SECONDS: 2_592_000,
       REQUEST_DEADLINE_MS: 3_000,
       LOG_LEVEL: 'info',
+      METRICS_BY_ROUTE: 'on',
       SERVICE_NAME: 'platform-api',
     });
+  });
+
+  it('takes METRICS_BY_ROUTE on or off, and refuses anything else', async () => {
+    expect(JSON.parse(await load({ METRICS_BY_ROUTE: 'off' }))).toMatchObject({ METRICS_BY_ROUTE: 'off' });
+    expect(await load({ METRICS_BY_ROUTE: 'yes' })).toBe(
+      'Invalid configuration: METRICS_BY_ROUTE must be on or off',
+    );
   });
 
   it('takes the stack name as SERVICE_NAME, and refuses what is not one', async () => {
