@@ -113,6 +113,8 @@ function localValueOf(name: string, value: unknown, localNames: Map<string, stri
   if (name === 'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') return String(extension.port);
   // Never reached: every probe is refused before its handler runs.
   if (name === 'WEBHOOK_QUEUE_URL') return 'https://sqs.eu-west-1.amazonaws.com/000000000000/bundle-test';
+  // The docs function's {base_url}: the stack's platform URL, a documentation address here.
+  if (name === 'PLATFORM_BASE_URL') return 'https://api.example.com/v1';
   const ref = (value as { Ref?: unknown }).Ref;
   if (name.endsWith('_ARN') && typeof ref === 'string') return secretArns.get(ref);
   // The extension's own settings are literals.

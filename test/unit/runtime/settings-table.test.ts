@@ -23,7 +23,12 @@ const documented = documentedDefaults(readFileSync(TABLE, 'utf8'));
 
 /** What the code falls back to when a variable is unset, as the table writes it. */
 const declaredDefaults: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(ConfigSchema.parse({})).map(([name, value]) => [name, String(value)])),
+  ...Object.fromEntries(
+    Object.entries(ConfigSchema.parse({}))
+      // A setting with no default (LOG_FORMAT: decided by the terminal) has nothing to compare.
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [name, String(value)]),
+  ),
   WEBHOOK_RETRY_BASE_SECONDS: String(retryBaseSeconds({})),
   LOCAL_BUILDER_DELAY_MS: String(DEFAULT_BUILDER_DELAY_MS),
 };
