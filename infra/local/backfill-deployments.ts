@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
-import { addMissingListKeys } from '#shared/db/deployments.ts';
+import { addMissingListKeys } from '#shared/db/deployment-maintenance.ts';
 import { tableName } from '#shared/db/tables.ts';
 
 // `npm start` on a `.data` directory kept from before the deployment lists had indexes: those
