@@ -1,45 +1,50 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
 import { conditionally } from './conditional.ts';
-import { listKeys } from './deployment-writes.ts';
-import { type Deployment, statusOf, table, toDeployment } from './deployments.ts';
-import { indexes } from './tables.ts';
+import { type Deployment, table, toDeployment } from './deployments.ts';
 import { updateExpression } from './update-expression.ts';
 
 // What no request path uses: the local builder's work list, and the backfill that brings
 // deployments written by an older version up to date (infra/local/backfill-deployments.ts).
 
 /**
- * Gives a deployment written before the list indexes existed its list keys and, while unfinished,
- * its place in the builder's work list. Conditional on its status as read, so a transition that
- * gets there first keeps the keys it wrote. False when there was nothing to do.
+ * Attributes older versions wrote for indexes that are gone (one per list filter, and the builder's
+ * `unfinished`): nothing reads them, and each makes the item, and every write of it, larger.
  */
-export async function addMissingListKeys(item: Record<string, unknown>): Promise<boolean> {
-  const status = statusOf(item.status);
-  const ownerId = String(item.ownerId);
-  const keys = listKeys(ownerId, String(item.projectId), String(item.branch), status);
-  const unfinished = status === 'queued' || status === 'building';
-  const added = await conditionally(() =>
+export const OBSOLETE_LIST_ATTRIBUTES = [
+  'projectStatus',
+  'projectBranch',
+  'projectBranchStatus',
+  'ownerStatus',
+  'ownerBranch',
+  'ownerBranchStatus',
+  'activeStatus',
+] as const;
+
+/**
+ * Removes the obsolete list attributes from a deployment written by an older version; false when it
+ * had none (or is gone). Touches nothing else, so it cannot undo a transition that ran meanwhile.
+ */
+export async function removeObsoleteListAttributes(item: Record<string, unknown>): Promise<boolean> {
+  const present = OBSOLETE_LIST_ATTRIBUTES.filter((name) => item[name] !== undefined);
+  if (present.length === 0) return false;
+  const removed = await conditionally(() =>
     db.send(
       new UpdateCommand({
         TableName: table(),
-        Key: { ownerId, id: String(item.id) },
-        ...updateExpression({
-          set: { ...keys, ...(unfinished ? { activeStatus: status } : {}) },
-          names: { '#status': 'status' },
-          values: { ':status': status },
-        }),
-        ConditionExpression:
-          'attribute_exists(id) AND attribute_not_exists(ownerStatus) AND #status = :status',
+        Key: { ownerId: String(item.ownerId), id: String(item.id) },
+        ...updateExpression({ remove: present }),
+        ConditionExpression: 'attribute_exists(id)',
       }),
     ),
   );
-  return !added.failed;
+  return !removed.failed;
 }
 
 /**
- * Every unfinished deployment in one state, oldest first, of every owner (or of one: tests share a
- * store): the local builder's work list, read from the sparse `unfinished` index. Not a request path.
+ * Every unfinished deployment in one state, oldest first, of every owner (a Scan of the table), or
+ * of one (a Query of their partition: tests share a store): the local builder's work list, on a
+ * local store. Not a request path, and no function is granted Scan: a deployed stack has no builder.
  */
 export async function listUnfinished(
   status: 'queued' | 'building',
@@ -48,22 +53,27 @@ export async function listUnfinished(
   const found: (Deployment & { ownerId: string })[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
+    const input = {
+      TableName: table(),
+      FilterExpression: '#status = :status',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        ...(ownerId === undefined ? {} : { '#owner': 'ownerId' }),
+      },
+      ExpressionAttributeValues: {
+        ':status': status,
+        ...(ownerId === undefined ? {} : { ':owner': ownerId }),
+      },
+      ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
+    };
     const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: indexes.deployments.unfinished.name,
-        KeyConditionExpression: '#active = :status',
-        ExpressionAttributeNames: { '#active': indexes.deployments.unfinished.partitionKey },
-        ...(ownerId === undefined ? {} : { FilterExpression: 'ownerId = :owner' }),
-        ExpressionAttributeValues: {
-          ':status': status,
-          ...(ownerId === undefined ? {} : { ':owner': ownerId }),
-        },
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
+      ownerId === undefined
+        ? new ScanCommand(input)
+        : new QueryCommand({ ...input, KeyConditionExpression: '#owner = :owner' }),
     );
     found.push(...Items.map((item) => ({ ...toDeployment(item), ownerId: String(item.ownerId) })));
     startKey = LastEvaluatedKey;
   } while (startKey !== undefined);
-  return found;
+  // Ids sort by creation time.
+  return found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -16,18 +16,6 @@ import { updateExpression } from './update-expression.ts';
 // event appended to its history in the same write, so history and status never disagree and a lost
 // race leaves no event behind), and the purge of a deleted project's deployments.
 
-/** The attributes that put a deployment in each filtered list; those with the status change with it. */
-export function listKeys(ownerId: string, projectId: string, branch: string, status: DeploymentState) {
-  return {
-    projectStatus: `${projectId}#${status}`,
-    projectBranch: `${projectId}#${branch}`,
-    projectBranchStatus: `${projectId}#${status}#${branch}`,
-    ownerStatus: `${ownerId}#${status}`,
-    ownerBranch: `${ownerId}#${branch}`,
-    ownerBranchStatus: `${ownerId}#${status}#${branch}`,
-  };
-}
-
 export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
   await putNew(
     (input) => db.send(new PutCommand(input)),
@@ -36,8 +24,6 @@ export async function putDeployment(ownerId: string, deployment: Deployment): Pr
       Item: {
         ownerId,
         ...deployment,
-        ...listKeys(ownerId, deployment.projectId, deployment.branch, deployment.status),
-        activeStatus: deployment.status,
         events: [
           {
             status: deployment.status,
@@ -66,17 +52,16 @@ export type TransitionResult =
 
 /**
  * Moves a deployment to `to` in one conditional UpdateItem: the condition is that its status is one
- * of `to`'s predecessors, so two racing reports cannot both win. The event joins the history and
- * the list keys follow the status in the same write. On a failed condition the item as it was says
- * why: gone, or in a status that does not lead to `to`.
+ * of `to`'s predecessors, so two racing reports cannot both win. The event joins the history in the
+ * same write; the one index entry (`byProject`) is rewritten in place, never moved. On a failed
+ * condition the item as it was says why: gone, or in a status that does not lead to `to`.
  */
 export async function applyTransition(
   ownerId: string,
-  deployment: Pick<Deployment, 'id' | 'projectId' | 'branch'>,
+  deployment: Pick<Deployment, 'id'>,
   change: Transition,
 ): Promise<TransitionResult> {
   const { to, at, message, url, commitSha } = change;
-  const keys = listKeys(ownerId, deployment.projectId, deployment.branch, to);
   const event = {
     status: to,
     at,
@@ -88,10 +73,6 @@ export async function applyTransition(
     status: to,
     updatedAt: at,
     [ENTERED_AT[to]]: at,
-    // All six: those with the status change; the branch ones are rewritten unchanged (no index
-    // write), which also completes an item written before the indexes.
-    ...keys,
-    ...(to === 'building' ? { activeStatus: to } : {}),
     ...(to === 'error' && message !== undefined ? { errorMessage: message } : {}),
     ...(url === undefined ? {} : { url }),
     ...(commitSha === undefined ? {} : { commitSha }),
@@ -102,11 +83,9 @@ export async function applyTransition(
       new UpdateCommand({
         TableName: table(),
         Key: { ownerId, id: deployment.id },
-        // Leaving `queued` or `building` for a terminal state takes it off the local builder's work list.
         ...updateExpression({
           set,
           extraSet: ['#events = list_append(if_not_exists(#events, :none), :event)'],
-          remove: to === 'building' ? [] : ['activeStatus'],
           names: { '#events': 'events', '#status': 'status' },
           values: {
             ':event': [event],
