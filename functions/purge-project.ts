@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { purgeProjectDeployments } from '#shared/db/deployments.ts';
+import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
 // A consumer of the projects table's stream: when a project is removed, its deployments go too.

@@ -39,6 +39,7 @@ import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-pro
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
+import { indexesAtStep, indexStepOf } from './index-steps.ts';
 import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
@@ -297,12 +298,16 @@ export class PlatformStack extends Stack {
           'Disposable: rate counters and cached idempotent answers that expire within a day; losing them loses no user data',
       });
     }
-    for (const [indexName, index] of Object.entries(definition.indexes ?? {})) {
+    // One index change per table and deploy on a stack deployed before: infra/index-steps.ts.
+    for (const index of indexesAtStep(definition, indexStepOf(this.node.tryGetContext('indexStep')))) {
+      const projection = index.projection ?? 'ALL';
       table.addGlobalSecondaryIndex({
-        indexName,
+        indexName: index.name,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: index.sortKey ? { name: index.sortKey, type: AttributeType.STRING } : undefined,
-        projectionType: ProjectionType.ALL,
+        ...(typeof projection === 'string'
+          ? { projectionType: ProjectionType[projection] }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...projection] }),
       });
     }
     return table;

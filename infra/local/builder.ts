@@ -1,4 +1,4 @@
-import { listUnfinished } from '#shared/db/deployments.ts';
+import { listUnfinished } from '#shared/db/deployment-maintenance.ts';
 import { advanceDeployment } from '#shared/domain/deployments.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';

@@ -3,11 +3,12 @@ import {
   type CreateTableCommandInput,
   DescribeTableCommand,
   type DynamoDBClient,
+  type Projection as DynamoProjection,
   ResourceInUseException,
   ResourceNotFoundException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { type TableDefinition, tables } from '#shared/db/tables.ts';
+import { type Projection, type TableDefinition, tables } from '#shared/db/tables.ts';
 
 // Creates the tables that are missing, from the same declaration the CDK stack uses.
 
@@ -16,6 +17,12 @@ function keySchema(partitionKey: string, sortKey?: string) {
     { AttributeName: partitionKey, KeyType: 'HASH' as const },
     ...(sortKey ? [{ AttributeName: sortKey, KeyType: 'RANGE' as const }] : []),
   ];
+}
+
+function projectionOf(projection: Projection = 'ALL'): DynamoProjection {
+  return typeof projection === 'string'
+    ? { ProjectionType: projection }
+    : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...projection] };
 }
 
 function createTableInput(name: string, table: TableDefinition): CreateTableCommandInput {
@@ -38,7 +45,7 @@ function createTableInput(name: string, table: TableDefinition): CreateTableComm
           GlobalSecondaryIndexes: indexes.map(([IndexName, index]) => ({
             IndexName,
             KeySchema: keySchema(index.partitionKey, index.sortKey),
-            Projection: { ProjectionType: 'ALL' as const },
+            Projection: projectionOf(index.projection),
           })),
         }
       : {}),
@@ -62,9 +69,22 @@ async function describe(
   }
 }
 
-/** Adds the declared indexes a table made by an older version lacks (a `.data` kept across upgrades). */
+/**
+ * Brings the indexes of a table made by an older version (a `.data` kept across upgrades) to the
+ * declaration: drops the retired ones (DynamoDB Local, unlike CloudFormation, takes them in one go)
+ * and adds the missing ones.
+ */
 async function addMissingIndexes(client: DynamoDBClient, table: TableDefinition, existing: string[]) {
   const wanted = createTableInput(table.localName, table);
+  for (const retired of table.upgrade?.retired ?? []) {
+    if (!existing.includes(retired.name)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.localName,
+        GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: retired.name } }],
+      }),
+    );
+  }
   for (const index of wanted.GlobalSecondaryIndexes ?? []) {
     if (existing.includes(index.IndexName ?? '')) continue;
     await client.send(

@@ -1,4 +1,11 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { scopesOf } from '#shared/model/scopes.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -14,7 +21,8 @@ import { indexes, tableName } from './tables.ts';
 // (./admission-counter.ts). The identity fields arrive signed and are stored as given.
 
 const table = (): string => tableName('apiKeys');
-const { byOwner } = indexes.apiKeys;
+// The owner index (keys only: shared/db/tables.ts), under the name the queries below use.
+const byOwner = indexes.apiKeys.ownerKeys;
 
 /** A key's item as stored. Identity fields are kept as read (not normalised): their signature covers them. */
 export interface KeyRecord {
@@ -90,7 +98,39 @@ const toStoredKey = (item: Record<string, unknown>): StoredKey => ({
   ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
 });
 
-/** A user's keys, newest first. The cursor carries key ids only: the digest never leaves the store. */
+/** How many digests one BatchGetItem may ask for: a page of keys (at most 100) is one call. */
+const BATCH_GET_MAX = 100;
+
+/**
+ * The items of the given digests, in the order given. The owner index holds keys only, so a listing
+ * reads its page's items here: one BatchGetItem, repeated only for what DynamoDB left unprocessed.
+ * A key deleted in between (expired, by TTL) is left out.
+ */
+async function itemsOf(keyHashes: readonly string[]): Promise<Record<string, unknown>[]> {
+  const found = new Map<string, Record<string, unknown>>();
+  for (let start = 0; start < keyHashes.length; start += BATCH_GET_MAX) {
+    let keys: Record<string, unknown>[] | undefined = keyHashes
+      .slice(start, start + BATCH_GET_MAX)
+      .map((keyHash) => ({ keyHash }));
+    while (keys !== undefined && keys.length > 0) {
+      const answer: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }),
+      );
+      for (const item of answer.Responses?.[table()] ?? []) found.set(String(item.keyHash), item);
+      keys = answer.UnprocessedKeys?.[table()]?.Keys;
+    }
+  }
+  return keyHashes.flatMap((keyHash) => {
+    const item = found.get(keyHash);
+    return item === undefined ? [] : [item];
+  });
+}
+
+/**
+ * A user's keys, newest first: one Query of the owner index for the page (full pages: the index
+ * holds every key of the user), then the page's items. The cursor carries key ids only: the digest
+ * never leaves the store.
+ */
 export async function listApiKeys(userId: string, page: PageRequest): Promise<Page<StoredKey>> {
   const result = await queryPage(
     {
@@ -106,7 +146,9 @@ export async function listApiKeys(userId: string, page: PageRequest): Promise<Pa
     },
     page,
   );
-  return { items: result.items.map(toStoredKey), nextCursor: result.nextCursor };
+  const items =
+    result.items.length === 0 ? [] : await itemsOf(result.items.map((item) => String(item.keyHash)));
+  return { items: items.map(toStoredKey), nextCursor: result.nextCursor };
 }
 
 /**

@@ -58,39 +58,3 @@ export async function queryPage(
       : null,
   };
 }
-
-/**
- * One newest-first page across several disjoint partitions (one per status of a multi-status
- * filter), all sorted by `id`. Each is asked for one item more than the page, below the cursor's id,
- * and the answers are merged by id: the page is the newest `limit` of them, so it is full whenever
- * more items exist, and `nextCursor` is null only when none are left in any partition.
- */
-export async function mergedQueryPage(
-  scope: string,
-  queries: readonly PagedQuery['query'][],
-  page: PageRequest,
-): Promise<Page<Record<string, unknown>>> {
-  const below = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
-  const answers = await Promise.all(
-    queries.map((query) =>
-      db.send(
-        new QueryCommand({
-          ...query,
-          ...(below === undefined ? {} : resumeAfter({ scope, query, resume: { below: 'id' } }, below)),
-          ScanIndexForward: false,
-          Limit: page.limit + 1,
-        }),
-      ),
-    ),
-  );
-  const all = answers
-    .flatMap(({ Items = [] }) => Items)
-    .sort((a, b) => (String(a.id) < String(b.id) ? 1 : String(a.id) > String(b.id) ? -1 : 0));
-  const items = all.slice(0, page.limit);
-  const last = items.at(-1);
-  return {
-    items,
-    nextCursor:
-      all.length > page.limit && last !== undefined ? await encodeCursor(scope, String(last.id)) : null,
-  };
-}

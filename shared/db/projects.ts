@@ -6,6 +6,7 @@ import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
+import { updateExpression } from './update-expression.ts';
 
 // Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
 // so another user's project is simply not found, and a list is one Query in id (= time) order.
@@ -71,23 +72,17 @@ export async function updateProject(
   id: string,
   changes: ProjectChanges,
 ): Promise<Project | undefined> {
-  const set = Object.entries(changes).filter(([, value]) => value !== null && value !== undefined);
-  const removed = changes.repository === null ? ['repository'] : [];
-  const names = Object.fromEntries(
-    [...set.map(([name]) => name), ...removed].map((name) => [`#${name}`, name]),
-  );
+  const { repository, ...rest } = changes;
   const updated = await conditionally(() =>
     db.send(
       new UpdateCommand({
         TableName: table(),
         Key: { ownerId, id },
-        UpdateExpression: [
-          `SET ${set.map(([name]) => `#${name} = :${name}`).join(', ')}`,
-          ...(removed.length > 0 ? [`REMOVE ${removed.map((name) => `#${name}`).join(', ')}`] : []),
-        ].join(' '),
+        ...updateExpression({
+          set: { ...rest, ...(repository === null ? {} : { repository }) },
+          remove: repository === null ? ['repository'] : [],
+        }),
         ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: Object.fromEntries(set.map(([name, value]) => [`:${name}`, value])),
         ReturnValues: 'ALL_NEW',
       }),
     ),

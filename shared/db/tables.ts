@@ -9,6 +9,26 @@ import { requireEnv } from '#shared/runtime/env.ts';
 /** A key attribute; every key in this service is a string. */
 type KeyAttribute = string;
 
+/**
+ * What an index holds besides its keys and the table's: every attribute (`ALL`), none
+ * (`KEYS_ONLY`), or the attributes named. An index is rewritten by a write that changes anything
+ * it holds, so an index that projects what changes on every request (a key's counter) doubles the
+ * cost of the request.
+ */
+export type Projection = 'ALL' | 'KEYS_ONLY' | readonly string[];
+
+export interface IndexDefinition {
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+  /** `ALL` when absent. */
+  projection?: Projection;
+}
+
+/** An index a deployed stack may still have: removed one per deploy step (docs/upgrading-indexes.md). */
+export interface RetiredIndex extends IndexDefinition {
+  name: string;
+}
+
 export interface TableDefinition {
   /** Environment variable that carries the deployed table's name. */
   envVar: string;
@@ -16,7 +36,14 @@ export interface TableDefinition {
   localName: string;
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
-  indexes?: Record<string, { partitionKey: KeyAttribute; sortKey?: KeyAttribute }>;
+  indexes?: Record<string, IndexDefinition>;
+  /**
+   * How a stack deployed before the current indexes gets to them, one index change per deploy step
+   * (CloudFormation changes one global secondary index per table update): the declared indexes that
+   * are new, added first in this order, then the retired ones, removed in this order.
+   * infra/index-steps.ts turns this into each step's indexes.
+   */
+  upgrade?: { added: readonly string[]; retired: readonly RetiredIndex[] };
   /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
   ttlAttribute?: string;
   /**
@@ -31,13 +58,20 @@ export interface TableDefinition {
 export const tables = {
   /**
    * One item per API key, keyed by the SHA-256 digest of the key: owner, role, scopes, expiry, rate
-   * counter. `byOwner` lists a user's keys newest first (key ids are ULIDs) and finds one by id.
+   * counter. `ownerKeys` lists a user's keys newest first (key ids are ULIDs) and finds one by id. It
+   * holds keys only: admission changes the counter and `lastUsedAt` on every request, and an index
+   * holding them would be rewritten each time (two write units instead of one); a listing reads the
+   * page's items from the table instead (one BatchGetItem).
    */
   apiKeys: {
     envVar: 'API_KEYS_TABLE',
     localName: 'platform-api-keys',
     partitionKey: 'keyHash',
-    indexes: { byOwner: { partitionKey: 'userId', sortKey: 'keyId' } },
+    indexes: { ownerKeys: { partitionKey: 'userId', sortKey: 'keyId', projection: 'KEYS_ONLY' } },
+    upgrade: {
+      added: ['ownerKeys'],
+      retired: [{ name: 'byOwner', partitionKey: 'userId', sortKey: 'keyId' }],
+    },
     ttlAttribute: 'expiresAt',
     keepsUserData: true,
   },
@@ -79,28 +113,30 @@ export const tables = {
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
-   * Deployments by owner (get with owner check; the caller's list, newest first) and one index per
-   * list filter, each keyed on a composite of the list and the filter and sorted by id (newest
-   * first), so a filtered page is one Query per status and never a filter that thins pages out.
-   * Composites: `projectStatus` = `<projectId>#<status>`, `projectBranch` = `<projectId>#<branch>`,
-   * `projectBranchStatus` = `<projectId>#<status>#<branch>`, and the same with `ownerId` for the
-   * owner's; the ones holding the status are rewritten by every transition. `unfinished` is sparse:
-   * `activeStatus` exists only while queued or building (the local builder's work list).
+   * Deployments by owner (get with owner check; the owner's list, newest first) and by project
+   * (`byProject`, ids sorting by creation time): the two lists every filter narrows. One index entry
+   * per deployment, keyed on what never changes, so a status change rewrites that one entry in place
+   * (one unit) and never moves it. Filters (status, branch, and later target) are a FilterExpression
+   * on the list's one Query over a bounded window (shared/db/deployment-lists.ts); the indexes keyed
+   * on each filter that this replaces cost a deployment's life 35 units (docs/upgrading-indexes.md).
    */
   deployments: {
     envVar: 'DEPLOYMENTS_TABLE',
     localName: 'platform-deployments',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    indexes: {
-      byProject: { partitionKey: 'projectId', sortKey: 'id' },
-      byProjectStatus: { partitionKey: 'projectStatus', sortKey: 'id' },
-      byProjectBranch: { partitionKey: 'projectBranch', sortKey: 'id' },
-      byProjectBranchStatus: { partitionKey: 'projectBranchStatus', sortKey: 'id' },
-      byOwnerStatus: { partitionKey: 'ownerStatus', sortKey: 'id' },
-      byOwnerBranch: { partitionKey: 'ownerBranch', sortKey: 'id' },
-      byOwnerBranchStatus: { partitionKey: 'ownerBranchStatus', sortKey: 'id' },
-      unfinished: { partitionKey: 'activeStatus', sortKey: 'id' },
+    indexes: { byProject: { partitionKey: 'projectId', sortKey: 'id' } },
+    upgrade: {
+      added: [],
+      retired: [
+        { name: 'byProjectStatus', partitionKey: 'projectStatus', sortKey: 'id' },
+        { name: 'byProjectBranch', partitionKey: 'projectBranch', sortKey: 'id' },
+        { name: 'byProjectBranchStatus', partitionKey: 'projectBranchStatus', sortKey: 'id' },
+        { name: 'byOwnerStatus', partitionKey: 'ownerStatus', sortKey: 'id' },
+        { name: 'byOwnerBranch', partitionKey: 'ownerBranch', sortKey: 'id' },
+        { name: 'byOwnerBranchStatus', partitionKey: 'ownerBranchStatus', sortKey: 'id' },
+        { name: 'unfinished', partitionKey: 'activeStatus', sortKey: 'id' },
+      ],
     },
     keepsUserData: true,
     stream: 'NEW_AND_OLD_IMAGES',
@@ -146,7 +182,7 @@ export type DeclaredIndexes = {
 };
 
 /**
- * The indexes as queries use them: `indexes.apiKeys.byOwner.name` is `'byOwner'`, `.partitionKey`
+ * The indexes as queries use them: `indexes.apiKeys.ownerKeys.name` is `'ownerKeys'`, `.partitionKey`
  * `'userId'`. Queries take index names and key attributes from here, never as strings of their own,
  * so renaming an index is an edit of the declaration above, and tsc names any query left behind.
  */

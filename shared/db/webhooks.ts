@@ -7,6 +7,7 @@ import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
+import { updateExpression } from './update-expression.ts';
 
 // Webhook subscriptions under their owner (partition `ownerId`, sort `id`). Beside them, one item
 // per owner (`id` = COUNT_ID) counts them: a create increments it under the limit in the same
@@ -154,28 +155,13 @@ export async function updateWebhook(
     ...(description === null ? ['description'] : []),
     ...(enabled === true ? ['disabledAt', 'disabledReason', 'failingSince'] : []),
   ];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const setParts = Object.entries(assignments)
-    .filter(([, value]) => value !== undefined)
-    .map(([attribute, value], index) => {
-      names[`#s${index}`] = attribute;
-      values[`:s${index}`] = value;
-      return `#s${index} = :s${index}`;
-    });
-  const removeParts = removals.map((attribute, index) => {
-    names[`#r${index}`] = attribute;
-    return `#r${index}`;
-  });
   const updated = await conditionally(() =>
     db.send(
       new UpdateCommand({
         TableName: table(),
         Key: { ownerId, id },
-        UpdateExpression: `SET ${setParts.join(', ')}${removeParts.length > 0 ? ` REMOVE ${removeParts.join(', ')}` : ''}`,
+        ...updateExpression({ set: assignments, remove: removals }),
         ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     ),

@@ -1,3 +1,5 @@
+import { listDeployments as listStored } from '#shared/db/deployment-lists.ts';
+import { applyTransition, putDeployment } from '#shared/db/deployment-writes.ts';
 import * as deployments from '#shared/db/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -40,7 +42,7 @@ export async function createDeployment(
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
   };
-  await deployments.putDeployment(caller.userId, deployment);
+  await putDeployment(caller.userId, deployment);
   return deployment;
 }
 
@@ -85,7 +87,7 @@ export async function advanceDeployment(
   if (!(TRANSITIONS[current.status] as readonly string[]).includes(report.status)) {
     throw refused(current.status);
   }
-  const result = await deployments.applyTransition(ownerId, current, {
+  const result = await applyTransition(ownerId, current, {
     to: report.status,
     at: isoNow(),
     ...(report.message === undefined ? {} : { message: report.message }),
@@ -123,7 +125,7 @@ export async function listProjectDeployments(
   page: PageRequest,
 ): Promise<Page<deployments.Deployment>> {
   const project = await getProject(caller, projectId);
-  return deployments.listDeployments(caller.userId, { projectId: project.id, ...filterOf(query) }, page);
+  return listStored(caller.userId, { projectId: project.id, ...filterOf(query) }, page);
 }
 
 /** A page of all of the caller's deployments, newest first, filtered by project, status and branch. */
@@ -134,7 +136,7 @@ export async function listDeployments(
 ): Promise<Page<deployments.Deployment>> {
   const projectId =
     query.projectId === undefined ? undefined : (await getProject(caller, query.projectId)).id;
-  return deployments.listDeployments(
+  return listStored(
     caller.userId,
     { ...(projectId === undefined ? {} : { projectId }), ...filterOf(query) },
     page,

@@ -1,4 +1,4 @@
-import { purgeProjectDeployments } from '#shared/db/deployments.ts';
+import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as projects from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { countKeyRequest } from '../../shared/db/admission-counter.ts';
-import { putDeployment } from '../../shared/db/deployments.ts';
+import { putDeployment } from '../../shared/db/deployment-writes.ts';
 import { findProject } from '../../shared/db/projects.ts';
 import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';

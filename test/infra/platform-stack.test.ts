@@ -463,7 +463,10 @@ describe('PlatformStack', () => {
         Object.entries(definition.indexes ?? {}).map(([indexName, index]) => ({
           IndexName: indexName,
           KeySchema: keySchema(index.partitionKey, index.sortKey),
-          Projection: { ProjectionType: 'ALL' },
+          Projection:
+            typeof index.projection === 'object'
+              ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] }
+              : { ProjectionType: index.projection ?? 'ALL' },
         })),
       );
     }

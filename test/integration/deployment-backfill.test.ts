@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { backfillDeployments } from '../../infra/local/backfill-deployments.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/tables.ts';
@@ -6,8 +6,8 @@ import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
 
-// A `.data` directory kept from before the lifecycle: its deployments were written without the
-// attributes the list indexes are keyed on. npm start backfills them once.
+// A `.data` directory kept from an older version: its deployments carry the attributes the
+// per-filter list indexes were keyed on. Nothing needs them now; npm start removes them once.
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 describe('deployments written by an older version', () => {
-  it('join the filtered lists after the backfill, with a history that starts at their creation', async () => {
+  it('are in every list before and after the backfill, which removes their obsolete attributes', async () => {
     const { key, userId } = await newCaller();
     const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
     const projectId = (created.body as { id: string }).id;
@@ -28,12 +28,27 @@ describe('deployments written by an older version', () => {
       createdAt: '2026-01-02T03:04:05.000Z',
       updatedAt: '2026-01-02T03:04:05.000Z',
     };
-    await db.send(new PutCommand({ TableName: tableName('deployments'), Item: { ownerId: userId, ...old } }));
-    const filtered = () => call(`${gateway.baseUrl}/deployments?status=queued&branch=main`, { key });
-    expect((await filtered()).body).toEqual({ deployments: [], nextCursor: null });
+    const obsolete = {
+      projectStatus: `${projectId}#queued`,
+      projectBranch: `${projectId}#main`,
+      projectBranchStatus: `${projectId}#queued#main`,
+      ownerStatus: `${userId}#queued`,
+      ownerBranch: `${userId}#main`,
+      ownerBranchStatus: `${userId}#queued#main`,
+      activeStatus: 'queued',
+    };
+    const storedKey = { ownerId: userId, id: old.id };
+    await db.send(
+      new PutCommand({ TableName: tableName('deployments'), Item: { ownerId: userId, ...old, ...obsolete } }),
+    );
+    const filtered = () =>
+      call(`${gateway.baseUrl}/projects/${projectId}/deployments?status=queued&branch=main`, { key });
+    expect((await filtered()).body).toEqual({ deployments: [old], nextCursor: null });
 
     expect(await backfillDeployments()).toBeGreaterThanOrEqual(1);
 
+    const { Item } = await db.send(new GetCommand({ TableName: tableName('deployments'), Key: storedKey }));
+    expect(Item).toEqual({ ownerId: userId, ...old });
     expect((await filtered()).body).toEqual({ deployments: [old], nextCursor: null });
     expect((await call(`${gateway.baseUrl}/deployments/${old.id}/events`, { key })).body).toEqual({
       events: [{ status: 'queued', at: old.createdAt }],

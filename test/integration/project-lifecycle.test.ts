@@ -1,6 +1,6 @@
 import { type StreamPoller, startStreamPoller } from '../../infra/local/stream-poller.ts';
 import { streamConsumers } from '../../shared/consumers.ts';
-import { putDeployment } from '../../shared/db/deployments.ts';
+import { putDeployment } from '../../shared/db/deployment-writes.ts';
 import { newId } from '../../shared/model/ids.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';

@@ -11,12 +11,17 @@ describe('the declared indexes, as queries use them', () => {
     );
   });
 
-  it('names the indexes the key list, the user list and the local builder query', () => {
-    expect(indexes.apiKeys.byOwner).toEqual({ name: 'byOwner', partitionKey: 'userId', sortKey: 'keyId' });
+  it('names the indexes the key list, the user list and the project lists query', () => {
+    expect(indexes.apiKeys.ownerKeys).toEqual({
+      name: 'ownerKeys',
+      partitionKey: 'userId',
+      sortKey: 'keyId',
+      projection: 'KEYS_ONLY',
+    });
     expect(indexes.users.byCreation).toEqual({ name: 'byCreation', partitionKey: 'listing', sortKey: 'id' });
-    expect(indexes.deployments.unfinished).toEqual({
-      name: 'unfinished',
-      partitionKey: 'activeStatus',
+    expect(indexes.deployments.byProject).toEqual({
+      name: 'byProject',
+      partitionKey: 'projectId',
       sortKey: 'id',
     });
   });

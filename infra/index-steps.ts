@@ -1,0 +1,37 @@
+import type { IndexDefinition, TableDefinition } from '../shared/db/tables.ts';
+
+// A deployed stack reaches the declared indexes one change at a time: CloudFormation creates or
+// deletes at most one global secondary index per table in one stack update. Step 0 is the stack as
+// it was before (the retired indexes, none of the added ones); each step adds the next new index,
+// then removes the next retired one; the last step is the declaration. `cdk deploy -c indexStep=N`
+// deploys step N (docs/upgrading-indexes.md); without it, the declaration (a new stack, or one
+// that has taken every step).
+
+export type NamedIndex = IndexDefinition & { name: string };
+
+/** How many steps a table's upgrade takes. */
+export const stepsOf = (table: TableDefinition): number =>
+  (table.upgrade?.added.length ?? 0) + (table.upgrade?.retired.length ?? 0);
+
+/** The steps the slowest table takes: after that many, every table has its declared indexes. */
+export const upgradeSteps = (tables: readonly TableDefinition[]): number =>
+  Math.max(0, ...tables.map(stepsOf));
+
+/** The indexes a table has at upgrade step `step` (the declaration when undefined or past its last). */
+export function indexesAtStep(table: TableDefinition, step?: number): NamedIndex[] {
+  const declared = Object.entries(table.indexes ?? {}).map(([name, index]) => ({ ...index, name }));
+  if (step === undefined || !table.upgrade) return declared;
+  const { added, retired } = table.upgrade;
+  const notYetAdded = new Set(added.slice(Math.max(0, step)));
+  const stillThere = retired.slice(Math.max(0, step - added.length));
+  return [...declared.filter((index) => !notYetAdded.has(index.name)), ...stillThere];
+}
+
+/** The step asked for with `-c indexStep=N`, checked; undefined when none was. */
+export function indexStepOf(context: unknown): number | undefined {
+  if (context === undefined) return undefined;
+  const step = Number(context);
+  if (!Number.isInteger(step) || step < 0)
+    throw new Error(`indexStep must be a whole number, not ${String(context)}`);
+  return step;
+}

@@ -1,0 +1,138 @@
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DeploymentState,
+  ENTERED_AT,
+  predecessorsOf,
+  type ReportableState,
+} from '#shared/model/deployment-states.ts';
+import { clock } from '#shared/runtime/clock.ts';
+import { db } from './client.ts';
+import { conditionally, putNew } from './conditional.ts';
+import { type Deployment, statusOf, table, toDeployment } from './deployments.ts';
+import { indexes } from './tables.ts';
+import { updateExpression } from './update-expression.ts';
+
+// A deployment's writes: its creation, its status changes (one conditional UpdateItem each, the
+// event appended to its history in the same write, so history and status never disagree and a lost
+// race leaves no event behind), and the purge of a deleted project's deployments.
+
+export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
+  await putNew(
+    (input) => db.send(new PutCommand(input)),
+    {
+      TableName: table(),
+      Item: {
+        ownerId,
+        ...deployment,
+        events: [
+          {
+            status: deployment.status,
+            at: deployment.createdAt,
+            ...(deployment.commitSha === undefined ? {} : { commitSha: deployment.commitSha }),
+          },
+        ],
+      },
+    },
+    'id',
+  );
+}
+
+export interface Transition {
+  to: ReportableState;
+  at: string;
+  message?: string;
+  url?: string;
+  commitSha?: string;
+}
+
+export type TransitionResult =
+  | { outcome: 'moved'; deployment: Deployment }
+  | { outcome: 'refused'; current: DeploymentState }
+  | { outcome: 'missing' };
+
+/**
+ * Moves a deployment to `to` in one conditional UpdateItem: the condition is that its status is one
+ * of `to`'s predecessors, so two racing reports cannot both win. The event joins the history in the
+ * same write; the one index entry (`byProject`) is rewritten in place, never moved. On a failed
+ * condition the item as it was says why: gone, or in a status that does not lead to `to`.
+ */
+export async function applyTransition(
+  ownerId: string,
+  deployment: Pick<Deployment, 'id'>,
+  change: Transition,
+): Promise<TransitionResult> {
+  const { to, at, message, url, commitSha } = change;
+  const event = {
+    status: to,
+    at,
+    ...(message === undefined ? {} : { message }),
+    ...(url === undefined ? {} : { url }),
+    ...(commitSha === undefined ? {} : { commitSha }),
+  };
+  const set: Record<string, unknown> = {
+    status: to,
+    updatedAt: at,
+    [ENTERED_AT[to]]: at,
+    ...(to === 'error' && message !== undefined ? { errorMessage: message } : {}),
+    ...(url === undefined ? {} : { url }),
+    ...(commitSha === undefined ? {} : { commitSha }),
+  };
+  const from = predecessorsOf(to);
+  const update = await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: { ownerId, id: deployment.id },
+        ...updateExpression({
+          set,
+          extraSet: ['#events = list_append(if_not_exists(#events, :none), :event)'],
+          names: { '#events': 'events', '#status': 'status' },
+          values: {
+            ':event': [event],
+            ':none': [],
+            ...Object.fromEntries(from.map((state, index) => [`:from${index}`, state])),
+          },
+        }),
+        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    ),
+  );
+  if (!update.failed) {
+    return { outcome: 'moved', deployment: toDeployment(update.result.Attributes ?? {}) };
+  }
+  return update.old ? { outcome: 'refused', current: statusOf(update.old.status) } : { outcome: 'missing' };
+}
+
+/** How many deployments one purge pass reads, and deletes at once. */
+const PURGE_PAGE = 25;
+
+/**
+ * Deletes a project's deployments (their histories are inside them), a page at a time, until none is
+ * left or `until` has passed; whether none is left. Idempotent: the project's DELETE runs it within
+ * its request, and the purge consumer of the project's removal again in the background, so a project
+ * with many deployments neither holds its request nor keeps any.
+ */
+export async function purgeProjectDeployments(projectId: string, until: number): Promise<boolean> {
+  for (;;) {
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: indexes.deployments.byProject.name,
+        KeyConditionExpression: '#project = :projectId',
+        ExpressionAttributeNames: { '#project': indexes.deployments.byProject.partitionKey },
+        ExpressionAttributeValues: { ':projectId': projectId },
+        ProjectionExpression: 'ownerId, id',
+        Limit: PURGE_PAGE,
+      }),
+    );
+    if (Items.length === 0) return true;
+    await Promise.all(
+      Items.map((item) =>
+        db.send(new DeleteCommand({ TableName: table(), Key: { ownerId: item.ownerId, id: item.id } })),
+      ),
+    );
+    if (clock.now() >= until) return false;
+  }
+}

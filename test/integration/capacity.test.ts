@@ -1,0 +1,235 @@
+import { FILTER_WINDOW } from '../../shared/db/deployment-lists.ts';
+import { tables } from '../../shared/db/tables.ts';
+import { clock } from '../../shared/runtime/clock.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
+import { type MeteredCall, meterCapacity } from '../support/consumed-capacity.ts';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { newCaller } from '../support/users.ts';
+
+// Capacity units as DynamoDB Local reports them (ReturnConsumedCapacity INDEXES on every call):
+// what each write rewrites, table and indexes, and that every list is one Query with full pages.
+
+let gateway: TestGateway;
+const meter = meterCapacity();
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+// Pinned mid-window: a request that opened a new rate-limit window would make one more write.
+const realNow = restoreClockAfterEach();
+beforeEach(() => {
+  const windowStart = Math.floor(realNow() / 60_000) * 60_000;
+  clock.now = () => windowStart + 30_000;
+});
+
+const KEYS = tables.apiKeys.localName;
+const DEPLOYMENTS = tables.deployments.localName;
+const total = (calls: MeteredCall[]) =>
+  calls.reduce((sum, metered) => sum + Object.values(metered.units).reduce((a, b) => a + b, 0), 0);
+
+async function metered(request: () => Promise<unknown>): Promise<MeteredCall[]> {
+  meter.take();
+  await request();
+  return meter.take();
+}
+
+async function projectOf(key: string): Promise<string> {
+  const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+  return (created.body as { id: string }).id;
+}
+
+describe('capacity of a keyed request', () => {
+  it('admission writes the key item alone, no index: 1 unit; GET /projects/{id} 1.5', async () => {
+    const { key } = await newCaller();
+    const id = await projectOf(key);
+    const calls = await metered(() => call(`${gateway.baseUrl}/projects/${id}`, { key }));
+    expect(calls).toEqual([
+      { command: 'UpdateItemCommand', units: { [KEYS]: 1 } },
+      { command: 'GetItemCommand', units: { [tables.projects.localName]: 0.5 } },
+    ]);
+  });
+
+  it('admission stays 1 unit on a new window and for a key that is listed', async () => {
+    const { key } = await newCaller();
+    await call(`${gateway.baseUrl}/keys`, { key });
+    const now = clock.now();
+    clock.now = () => now + 60_000;
+    const calls = await metered(() => call(`${gateway.baseUrl}/projects`, { key }));
+    // The count in the old window fails its condition (DynamoDB Local reports no units on the error),
+    // then the window opens: no index in either.
+    const admission = calls.filter((metered) => metered.command === 'UpdateItemCommand');
+    expect(admission.map((metered) => metered.units)).toEqual([{}, { [KEYS]: 1 }]);
+  });
+});
+
+describe("capacity of a deployment's life", () => {
+  it('create 3.5 (one index entry), building and ready 3.5 each (that entry rewritten in place): 10.5', async () => {
+    const { key } = await newCaller();
+    const projectId = await projectOf(key);
+    let id = '';
+    const create = await metered(async () => {
+      const created = await call(`${gateway.baseUrl}/deployments`, {
+        method: 'POST',
+        key,
+        json: { projectId },
+      });
+      id = (created.body as { id: string }).id;
+    });
+    expect(create.at(-1)).toEqual({
+      command: 'PutItemCommand',
+      units: { [DEPLOYMENTS]: 1, [`${DEPLOYMENTS}/byProject`]: 1 },
+    });
+    expect(total(create)).toBe(3.5);
+    const report = (status: string) =>
+      metered(() =>
+        call(`${gateway.baseUrl}/deployments/${id}/events`, { method: 'POST', key, json: { status } }),
+      );
+    const building = await report('building');
+    const ready = await report('ready');
+    for (const step of [building, ready]) {
+      expect(step.at(-1)).toEqual({
+        command: 'UpdateItemCommand',
+        units: { [DEPLOYMENTS]: 1, [`${DEPLOYMENTS}/byProject`]: 1 },
+      });
+    }
+    expect(total(create) + total(building) + total(ready)).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('deployment lists: one Query per page, full pages', () => {
+  // Nine deployments of one project (and three of another), newest last: statuses and branches mixed.
+  const plan = [
+    { branch: 'main', status: 'ready' },
+    { branch: 'feat', status: 'error' },
+    { branch: 'main', status: 'queued' },
+    { branch: 'feat', status: 'ready' },
+    { branch: 'main', status: 'building' },
+    { branch: 'main', status: 'ready' },
+    { branch: 'feat', status: 'canceled' },
+    { branch: 'main', status: 'error' },
+    { branch: 'feat', status: 'ready' },
+  ];
+  const steps: Record<string, string[]> = {
+    queued: [],
+    building: ['building'],
+    ready: ['building', 'ready'],
+    error: ['building', 'error'],
+    canceled: ['canceled'],
+  };
+  let key = '';
+  let projectId = '';
+  let made: { id: string; projectId: string; branch: string; status: string }[] = [];
+
+  beforeAll(async () => {
+    ({ key } = await newCaller());
+    projectId = await projectOf(key);
+    const otherProject = await projectOf(key);
+    made = [];
+    for (const [index, { branch, status }] of plan.entries()) {
+      const project = index % 3 === 2 ? otherProject : projectId;
+      const created = await call(`${gateway.baseUrl}/deployments`, {
+        method: 'POST',
+        key,
+        json: { projectId: project, branch },
+      });
+      const { id } = created.body as { id: string };
+      for (const step of steps[status] ?? []) {
+        const path = step === 'canceled' ? `/deployments/${id}/cancel` : `/deployments/${id}/events`;
+        await call(`${gateway.baseUrl}${path}`, {
+          method: 'POST',
+          key,
+          ...(step === 'canceled' ? {} : { json: { status: step } }),
+        });
+      }
+      made.push({ id, projectId: project, branch, status });
+    }
+  });
+
+  const filters: [string, (query: URLSearchParams) => string, (d: (typeof made)[number]) => boolean][] = [
+    ['all of the owner', () => '/deployments', () => true],
+    ['one project', () => `/projects/${projectId}/deployments`, (d) => d.projectId === projectId],
+    ['projectId', () => `/deployments?projectId=${projectId}`, (d) => d.projectId === projectId],
+    ['status', () => '/deployments?status=ready', (d) => d.status === 'ready'],
+    [
+      'several statuses',
+      () => '/deployments?status=ready,error',
+      (d) => ['ready', 'error'].includes(d.status),
+    ],
+    ['branch', () => '/deployments?branch=feat', (d) => d.branch === 'feat'],
+    [
+      'status and branch',
+      () => '/deployments?status=ready&branch=main',
+      (d) => d.status === 'ready' && d.branch === 'main',
+    ],
+    [
+      'unfinished statuses',
+      () => '/deployments?status=queued,building',
+      (d) => ['queued', 'building'].includes(d.status),
+    ],
+    [
+      "a project's, by status",
+      () => `/projects/${projectId}/deployments?status=ready,canceled`,
+      (d) => d.projectId === projectId && ['ready', 'canceled'].includes(d.status),
+    ],
+    [
+      "a project's, by branch",
+      () => `/projects/${projectId}/deployments?branch=main`,
+      (d) => d.projectId === projectId && d.branch === 'main',
+    ],
+    [
+      "a project's, by status and branch",
+      () => `/deployments?projectId=${projectId}&status=ready,error&branch=feat`,
+      (d) => d.projectId === projectId && d.branch === 'feat' && ['ready', 'error'].includes(d.status),
+    ],
+  ];
+
+  it.each(filters)('%s: every page one Query, full until the last', async (_, pathOf, matches) => {
+    const expected = made
+      .filter(matches)
+      .map((d) => d.id)
+      .reverse();
+    expect(expected.length).toBeGreaterThan(0);
+    const limit = 2;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const path = pathOf(new URLSearchParams());
+      const url: string = `${gateway.baseUrl}${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      let body = { deployments: [] as { id: string }[], nextCursor: null as string | null };
+      const calls = await metered(async () => {
+        body = (await call(url, { key })).body as typeof body;
+      });
+      expect(calls.filter((metered) => metered.command === 'QueryCommand')).toHaveLength(1);
+      seen.push(...body.deployments.map((d) => d.id));
+      // Full pages: only the last may hold fewer than the limit.
+      if (body.nextCursor !== null) expect(body.deployments).toHaveLength(limit);
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+    expect(seen).toEqual(expected);
+  });
+
+  it('a filter rarer than one in ten of the window never ends a list early or skips a deployment', async () => {
+    const { key: own } = await newCaller();
+    const project = await projectOf(own);
+    const deploy = (branch: string) =>
+      call(`${gateway.baseUrl}/deployments`, {
+        method: 'POST',
+        key: own,
+        json: { projectId: project, branch },
+      });
+    const rare = (await deploy('rare')).body as { id: string };
+    // One page of one row reads a window of FILTER_WINDOW(1) deployments; the rare one is past it.
+    for (let i = 0; i < FILTER_WINDOW(1); i++) await deploy('common');
+    const first = await call(`${gateway.baseUrl}/deployments?branch=rare&limit=1`, { key: own });
+    const page = first.body as { deployments: { id: string }[]; nextCursor: string | null };
+    expect(page.deployments).toEqual([]);
+    expect(page.nextCursor).not.toBeNull();
+    const second = await call(
+      `${gateway.baseUrl}/deployments?branch=rare&limit=1&cursor=${encodeURIComponent(page.nextCursor ?? '')}`,
+      { key: own },
+    );
+    expect(second.body).toMatchObject({ deployments: [{ id: rare.id }], nextCursor: null });
+  });
+});
