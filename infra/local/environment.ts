@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { tables } from '#shared/db/tables.ts';
 import { keyPairOfSeed, PUBLIC_KEY_VARIABLE } from '#shared/domain/key-identity.ts';
+import { LOCAL_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
 import { secrets } from '#shared/runtime/secrets.ts';
 
 /**
  * The environment the stack gives each function, for a local run: every table under its local
  * name, the DynamoDB endpoint, and the secrets by value (in AWS, functions get their ARNs): the
  * cursor key random per run unless one is set, and the key-signing seed as given (`npm start`
- * keeps one beside its data, so keys survive a restart) or random.
+ * keeps one beside its data, so keys survive a restart) or random; the key that seals environment
+ * variables likewise (in AWS, the stack's KMS key).
  */
 export function localEnvironment(
   endpoint: string,
@@ -23,5 +25,6 @@ export function localEnvironment(
     [secrets.cursorKey]: env[secrets.cursorKey] ?? randomBytes(32).toString('hex'),
     [secrets.keySigningSeed]: seed,
     [PUBLIC_KEY_VARIABLE]: keyPairOfSeed(seed).publicKey,
+    [LOCAL_KEY_VARIABLE]: env[LOCAL_KEY_VARIABLE] ?? randomBytes(32).toString('hex'),
   };
 }
