@@ -333,7 +333,7 @@ describe('PlatformStack', () => {
       }
     });
 
-    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public key if it admits keys, and the queue it sends to", () => {
+    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public key if it admits keys, the queue it sends to and the KMS key it uses", () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       const secretNames = route.secrets ?? [];
@@ -345,6 +345,7 @@ describe('PlatformStack', () => {
           ...(route.access === 'apiKey' ? [PUBLIC_KEY_VARIABLE] : []),
           ...(secretNames.length > 0 ? extensionVariables : []),
           ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
+          ...(route.kms?.length ? ['ENVIRONMENT_KEY_ARN'] : []),
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
@@ -613,6 +614,7 @@ describe('PlatformStack, hardened', () => {
       deployments: 'DeploymentsTable5D087E52',
       webhooks: 'WebhooksTable',
       webhookDeliveries: 'WebhookDeliveriesTable',
+      environment: 'EnvironmentTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),
