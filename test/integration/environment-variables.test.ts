@@ -1,6 +1,9 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/tables.ts';
+import { clock } from '../../shared/runtime/clock.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
+import { recordCommands } from '../support/dynamodb-commands.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
@@ -11,6 +14,7 @@ import { newCaller } from '../support/users.ts';
 // events).
 
 let gateway: TestGateway;
+const commands = recordCommands();
 beforeAll(async () => {
   gateway = await startGateway();
 });
@@ -533,5 +537,65 @@ describe('storage', () => {
     );
     expect(await items()).toEqual([]);
     expect((await call(envUrl(projectId), { key })).status).toBe(404);
+  });
+});
+
+describe('DynamoDB round trips per request', () => {
+  // Pinned mid-window: a request that opened a new rate-limit window would make one more write.
+  const realNow = restoreClockAfterEach();
+  beforeEach(() => {
+    const windowStart = Math.floor(realNow() / 60_000) * 60_000;
+    clock.now = () => windowStart + 30_000;
+  });
+  const countCalls = async (request: () => Promise<unknown>): Promise<string[]> => {
+    commands.take();
+    await request();
+    return commands.take().sort();
+  };
+
+  it('GET /projects/{id}/env: 4 (auth and count; the project and the head at once; one Query for the page)', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    await replace(
+      key,
+      projectId,
+      Array.from({ length: 30 }, (_, i) => ({ key: `K${i}`, value: 'v', type: i % 2 ? 'secret' : 'plain' })),
+    );
+    expect(await countCalls(() => call(envUrl(projectId), { key }))).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'QueryCommand',
+      'UpdateItemCommand',
+    ]);
+    // A project without variables: no Query.
+    const empty = await newProject(key);
+    expect(await countCalls(() => call(envUrl(empty), { key }))).toEqual([
+      'GetItemCommand',
+      'GetItemCommand',
+      'UpdateItemCommand',
+    ]);
+  });
+
+  it('GET /deployments/{id}/build-env: 3 (auth and count; recording the read, which answers the project; one Query for the snapshot)', async () => {
+    const { key } = await newCaller();
+    const build = await keyWith(key, ['build']);
+    const projectId = await newProject(key);
+    await replace(
+      key,
+      projectId,
+      Array.from({ length: 30 }, (_, i) => ({ key: `K${i}`, value: 'v', type: 'secret' })),
+    );
+    const deployment = await deploy(key, { projectId });
+    expect(await countCalls(() => buildEnv(build, deployment.id))).toEqual([
+      'QueryCommand',
+      'UpdateItemCommand',
+      'UpdateItemCommand',
+    ]);
+    // Refused once terminal: the conditional write says why, and nothing else is read.
+    await call(`${gateway.baseUrl}/deployments/${deployment.id}/cancel`, { method: 'POST', key });
+    expect(await countCalls(() => buildEnv(build, deployment.id))).toEqual([
+      'UpdateItemCommand',
+      'UpdateItemCommand',
+    ]);
   });
 });
