@@ -132,7 +132,9 @@ export async function createVariable(
   const id = newId('env');
   const type = input.type ?? 'plain';
   const targets = canonicalTargets(input.targets ?? ENVIRONMENT_TARGETS);
+  // Sealed while the set is read; a refusal before it is awaited must not leave its failure unhandled.
   const sealing = seal(input.value, contextOf(project.id, id, type));
+  sealing.catch(() => undefined);
   return serially(project.id, async (head, current) => {
     if (current.length >= MAX_VARIABLES_PER_PROJECT) {
       throw new ConflictError(
