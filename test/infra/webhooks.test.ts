@@ -111,8 +111,8 @@ describe('webhooks in the stack', () => {
     );
     const fanOutSources = mappings.filter((mapping) => mentions(mapping.Properties.FunctionName, fanOut));
     expect(fanOutSources.map((mapping) => JSON.stringify(mapping.Properties.EventSourceArn)).sort()).toEqual(
-      [logicalIdOfTable('Deployments'), logicalIdOfTable('Environment'), logicalIdOfTable('Projects')].map((id) =>
-        JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] }),
+      [logicalIdOfTable('Deployments'), logicalIdOfTable('Environment'), logicalIdOfTable('Projects')].map(
+        (id) => JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] }),
       ),
     );
     for (const mapping of fanOutSources) {

@@ -18,7 +18,7 @@ const record = (
     ApproximateCreationDateTime: 1_795_000_000,
     ...(next ? { NewImage: image(next) } : {}),
     ...(previous ? { OldImage: image(previous) } : {}),
-  },
+  } as DynamoDBRecord['dynamodb'],
 });
 
 const head = {
