@@ -113,6 +113,7 @@ function localValueOf(name: string, value: unknown, localNames: Map<string, stri
   if (name === 'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') return String(extension.port);
   // Never reached: every probe is refused before its handler runs.
   if (name === 'WEBHOOK_QUEUE_URL') return 'https://sqs.eu-west-1.amazonaws.com/000000000000/bundle-test';
+  if (name === 'ENVIRONMENT_KEY_ARN') return 'arn:aws:kms:eu-west-1:000000000000:key/bundle-test';
   const ref = (value as { Ref?: unknown }).Ref;
   if (name.endsWith('_ARN') && typeof ref === 'string') return secretArns.get(ref);
   // The extension's own settings are literals.
