@@ -2,9 +2,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
+import { purgeEnvironment } from '#shared/db/env-snapshots.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
-// A consumer of the projects table's stream: when a project is removed, its deployments go too.
+// A consumer of the projects table's stream: when a project is removed, its deployments and its
+// environment variables (and the deployments' snapshots of them) go too.
 // The DELETE request removes what it can in a second; this finishes the rest. Idempotent, so a
 // record handed over twice, or retried after a timeout, only finishes the work.
 
@@ -18,7 +20,12 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     const removed = record.eventName === 'REMOVE' ? record.dynamodb?.OldImage : undefined;
     if (!removed) continue;
     const { id } = unmarshall(removed as Record<string, AttributeValue>);
-    const done = typeof id === 'string' && (await purgeProjectDeployments(id, until).catch(() => false));
+    const done =
+      typeof id === 'string' &&
+      (await Promise.all([purgeProjectDeployments(id, until), purgeEnvironment(id, until)]).then(
+        (finished) => finished.every(Boolean),
+        () => false,
+      ));
     // Not finished (time, or the store failed): this record and the ones after it come back.
     if (!done && typeof id === 'string') {
       batchItemFailures.push({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' });

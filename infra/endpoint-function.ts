@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   Architecture,
   type Function as LambdaFunction,
@@ -27,6 +28,7 @@ import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
 import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/runtime/function-settings.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
+import { bindEnvironmentKey } from './environment-key.ts';
 import { functionRole } from './function-role.ts';
 
 // Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
@@ -143,6 +145,8 @@ export interface EndpointFunctionProps {
   secrets: Record<SecretName, ISecret>;
   /** The extension that serves secrets on localhost (shared/runtime/secrets.ts): added to functions that read one. */
   secretsExtension: ParamsAndSecretsLayerVersion;
+  /** The key that seals environment variables; a function may use it only as its row says (`kms`). */
+  environmentKey?: IKey;
   /** Reserved concurrency, when the stack asks for it for this row (the /auth/* rows). */
   reservedConcurrency?: number;
   /** How long its log group keeps lines. */
@@ -188,6 +192,11 @@ export class EndpointFunction extends NodejsFunction {
       if (access) bindTable(this, key, props.tables[key], TABLE_ACTIONS[access]);
     }
     for (const name of route.secrets ?? []) this.bindSecret(name, props.secrets[name]);
+    if (route.kms?.length) {
+      if (!props.environmentKey)
+        throw new Error(`${route.handler} uses the environment key, which was not given`);
+      bindEnvironmentKey(this, props.environmentKey, route.kms);
+    }
   }
 
   /** A secret by reference only: its ARN in the environment and a read grant; the value never is. */

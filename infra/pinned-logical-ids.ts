@@ -16,9 +16,13 @@ export const pinnedLogicalIds = {
     // Added after ids were pinned: readable ids from the start.
     webhooks: 'WebhooksTable',
     webhookDeliveries: 'WebhookDeliveriesTable',
+    environment: 'EnvironmentTable',
   } satisfies Record<TableKey, string>,
   secrets: {
     CursorSecret: 'CursorSecretABAE1358',
     KeySigningSeed: 'KeySigningSeed',
+  },
+  keys: {
+    EnvironmentKey: 'EnvironmentKey',
   },
 } as const;

@@ -37,6 +37,7 @@ import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes, stageNames 
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
+import { environmentKey } from './environment-key.ts';
 import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { indexesAtStep, indexStepOf } from './index-steps.ts';
@@ -146,6 +147,8 @@ export class PlatformStack extends Stack {
     const environment = {
       [PUBLIC_KEYS_VARIABLE]: this.keySigningPublicKey(props.keySigningSeedVersion ?? 'initial'),
     };
+    // Seals environment variables; functions use it as their rows say (infra/environment-key.ts).
+    const sealingKey = environmentKey(this);
 
     // One function per handler: rows that share one (the docs) are methods of the same function.
     const functions = new Map<string, EndpointFunction>();
@@ -165,6 +168,7 @@ export class PlatformStack extends Stack {
           },
           secrets: this.secrets,
           secretsExtension,
+          environmentKey: sealingKey,
           logRetention: this.logRetention,
           ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
             ? { reservedConcurrency: props.authReservedConcurrency }
@@ -191,6 +195,7 @@ export class PlatformStack extends Stack {
     const purge = new ProjectPurge(this, 'ProjectPurge', {
       projects: this.tables.projects,
       deployments: this.tables.deployments,
+      environment: this.tables.environment,
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });

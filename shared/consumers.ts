@@ -21,8 +21,9 @@ export interface QueueConsumer {
 }
 
 export const streamConsumers = [
-  // Webhook events: a project put, changed or removed; a deployment created or moved.
-  { handler: 'webhook-fan-out', streams: ['projects', 'deployments'] },
+  // Webhook events: a project put, changed or removed; a deployment created or moved; a project's
+  // environment variables changed (the environment table's head item).
+  { handler: 'webhook-fan-out', streams: ['projects', 'deployments', 'environment'] },
   // A removed project's deployments, which its DELETE could not remove within its own second.
   { handler: 'purge-project', streams: ['projects'] },
 ] as const satisfies readonly StreamConsumer[];

@@ -43,6 +43,14 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
  */
 export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
 
+/**
+ * What a function may do with the stack's KMS key (infra/environment-key.ts), which seals environment
+ * variables: `encrypt` makes data keys (GenerateDataKey); `decryptPlain` opens those of `plain`
+ * variables only (Decrypt, on the condition that the encryption context says `type: plain`, which KMS
+ * checks cryptographically); `decrypt` opens any (the build's read alone).
+ */
+export type KmsUse = 'encrypt' | 'decryptPlain' | 'decrypt';
+
 /** Queues a function may send to (infra/webhooks.ts grants SendMessage on exactly these). */
 export type QueueKey = 'webhookDeliveries';
 
@@ -76,16 +84,19 @@ interface RouteRow {
   secrets?: readonly SecretName[];
   /** Queues the function sends to; the stack grants SendMessage on exactly these. */
   queues?: readonly QueueKey[];
+  /** What it may do with the KMS key that seals environment variables; nothing when absent. */
+  kms?: readonly KmsUse[];
 }
 
 /** A row that serves one operation of the OpenAPI document. */
 export interface EndpointRoute extends RouteRow {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /**
    * The key scope the request needs (shared/model/scopes.ts), when it is not the method's: logout
-   * is a POST, yet a read-only key may end itself.
+   * is a POST, yet a read-only key may end itself; a deployment's events are reported with `write`
+   * or `build`. With several, any one of them will do.
    */
-  scope?: Scope;
+  scope?: Scope | readonly Scope[];
   /** camelCase, unique: the document's operationId, which generated clients name their methods after. */
   operationId: string;
   /** The document's tag: the section the operation is listed under. */
@@ -142,21 +153,33 @@ const routeTable = [
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
   { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'update' },
     operationId: 'updateProject', tag: 'Projects', summary: "Change a project's name, repository or production branch", request: { params: 'IdParams', body: 'UpdateProjectBody' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'remove', deployments: 'purge' },
-    operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project and its deployments (a large project\'s deployments go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'remove', deployments: 'purge', environment: 'purge' },
+    operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project, its deployments and its environment variables (a large project\'s go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status and branch", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'read', deployments: 'write' },
+  { api: 'platform', method: 'GET', path: '/projects/{id}/env', handler: 'list-environment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', environment: 'read' }, secrets: signsCursors, kms: ['decryptPlain'],
+    operationId: 'listEnvironmentVariables', tag: 'Environment', summary: "List a project's environment variables, newest first (a secret's value never)", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'EnvironmentVariableList' }, errors: ['not_found'] },
+  { api: 'platform', method: 'POST', path: '/projects/{id}/env', handler: 'create-environment-variable', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'read', environment: 'write' }, kms: ['encrypt'],
+    operationId: 'createEnvironmentVariable', tag: 'Environment', summary: 'Add an environment variable to a project', request: { params: 'IdParams', body: 'CreateVariableBody' }, replies: { 201: 'EnvironmentVariable' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'PUT', path: '/projects/{id}/env', handler: 'replace-environment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', environment: 'delete' }, kms: ['encrypt'],
+    operationId: 'replaceEnvironmentVariables', tag: 'Environment', summary: "Replace all of a project's environment variables in one atomic step", request: { params: 'IdParams', body: 'ReplaceEnvironmentBody' }, replies: { 200: 'EnvironmentVariableSet' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}/env/{envId}', handler: 'update-environment-variable', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', environment: 'write' }, kms: ['encrypt', 'decryptPlain'],
+    operationId: 'updateEnvironmentVariable', tag: 'Environment', summary: "Change an environment variable's value or targets", request: { params: 'VariableParams', body: 'UpdateVariableBody' }, replies: { 200: 'EnvironmentVariable' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}/env/{envId}', handler: 'delete-environment-variable', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', environment: 'delete' },
+    operationId: 'deleteEnvironmentVariable', tag: 'Environment', summary: 'Delete an environment variable', request: { params: 'VariableParams' }, replies: { 204: null }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'read', deployments: 'write', environment: 'write' },
     operationId: 'createDeployment', tag: 'Deployments', summary: 'Deploy a branch of one of your projects, or redeploy one of your deployments', request: { body: 'CreateDeploymentBody' }, replies: { 201: { body: 'Deployment', headers: ['Location'] } }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listDeployments', tag: 'Deployments', summary: 'List all your deployments, newest first, by project, status and branch', request: { query: 'DeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
     operationId: 'reportDeploymentEvent', tag: 'Deployments', summary: "Report a deployment's progress (a change of status)", request: { params: 'IdParams', body: 'ReportDeploymentEventBody' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'update', environment: 'read', projects: 'read' }, kms: ['decrypt'],
+    operationId: 'getBuildEnvironment', tag: 'Environment', summary: "A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events", request: { params: 'IdParams' }, replies: { 200: 'BuildEnvironment' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: ownKeys, secrets: signsCursors,
     operationId: 'listKeys', tag: 'API keys', summary: 'List your API keys, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'ApiKeyList' } },
@@ -218,8 +241,11 @@ export const isFallback = (route: Route): route is FallbackRoute => route.method
 export const takesIdempotencyKey = (route: Route): boolean =>
   route.api === 'platform' && route.method === 'POST';
 
-/** The scope a key needs for a row's requests: its own, or its method's. */
-export const scopeNeeded = (route: EndpointRoute): Scope => route.scope ?? scopeFor(route.method);
+/** The scopes that allow a row's requests (any one of them): its own, or its method's. */
+export const scopesAccepted = (route: EndpointRoute): readonly Scope[] => {
+  const scope = route.scope ?? scopeFor(route.method);
+  return typeof scope === 'string' ? [scope] : scope;
+};
 
 /** The rows of one group that serve a concrete path (everything but the fallback). */
 export const endpointsOf = (api: ApiGroup): Route[] =>

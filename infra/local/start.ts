@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LOCAL_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
 import { secrets } from '#shared/runtime/secrets.ts';
 import { freePort, localClient } from './dynamodb-local.ts';
 import { ensureTables } from './ensure-tables.ts';
@@ -29,7 +30,12 @@ async function createTables(endpoint: string): Promise<void> {
  * by it and must still be genuine in the next (a new seed would log everyone out).
  */
 function keptSigningSeed(dir: string): string {
-  const file = join(dir, 'key-signing-seed');
+  return keptRandom(dir, 'key-signing-seed');
+}
+
+/** 32 random bytes in hex, kept in `dir/name` (made on first start, readable by the owner only). */
+function keptRandom(dir: string, name: string): string {
+  const file = join(dir, name);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
@@ -60,6 +66,8 @@ async function main(): Promise<void> {
       if (!inMemory) {
         mkdirSync(dataDir, { recursive: true });
         process.env[secrets.keySigningSeed] ??= keptSigningSeed(dataDir);
+        // Environment variables are stored sealed with it: a new one would make them unreadable.
+        process.env[LOCAL_KEY_VARIABLE] ??= keptRandom(dataDir, 'environment-sealing-key');
       }
       store = await superviseDynamoDbLocal({
         port: await freePort(),

@@ -50,7 +50,13 @@ export const toDeployment = (item: Record<string, unknown>): Deployment => {
   return deployment;
 };
 
-const toEvent = (entry: Record<string, unknown>): DeploymentEvent => ({
+const toEvent = (entry: Record<string, unknown>): DeploymentEvent =>
+  // Reads of the build environment are entries too (shared/db/build-env-reads.ts).
+  entry.type === 'build-env-read'
+    ? { type: 'build-env-read', keyId: String(entry.keyId), at: String(entry.at) }
+    : toStatusEvent(entry);
+
+const toStatusEvent = (entry: Record<string, unknown>): DeploymentEvent => ({
   status: statusOf(entry.status),
   at: String(entry.at),
   ...(typeof entry.message === 'string' ? { message: entry.message } : {}),
@@ -79,6 +85,9 @@ export async function findDeploymentEvents(
   const item = await findItem(ownerId, id);
   if (!item) return undefined;
   const events = Array.isArray(item.events) ? item.events.map(toEvent) : [];
-  if (events[0]?.status !== 'queued') events.unshift({ status: 'queued', at: String(item.createdAt) });
+  const first = events[0];
+  if (!(first && 'status' in first && first.status === 'queued')) {
+    events.unshift({ status: 'queued', at: String(item.createdAt) });
+  }
   return events;
 }

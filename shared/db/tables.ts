@@ -155,6 +155,23 @@ export const tables = {
     keepsUserData: true,
   },
   /**
+   * Projects' environment variables, one partition per project (`projectId`), sorted by `sk`:
+   * - `set`: the head. The current version of the set, its size, a revision every change bumps
+   *   (the condition that makes changes serial and replaces atomic), the owner, and the last change
+   *   (keys and targets, never values), which leaves through the stream as `project.env.updated`;
+   * - `var#<version>#<envId>`: a variable of that version of the set, its value sealed;
+   * - `snapshot#<deploymentId>#<part>`: what a deployment builds with, copied sealed at its creation.
+   * A project's variables and snapshots go with it: one partition to purge.
+   */
+  environment: {
+    envVar: 'ENVIRONMENT_TABLE',
+    localName: 'platform-environment',
+    partitionKey: 'projectId',
+    sortKey: 'sk',
+    keepsUserData: true,
+    stream: 'NEW_AND_OLD_IMAGES',
+  },
+  /**
    * One item per delivery attempt, under its subscription, newest first (ids are ULIDs): the
    * delivery log. Kept 30 days.
    */

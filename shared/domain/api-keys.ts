@@ -13,7 +13,7 @@ import type { Caller, Role } from '#shared/model/caller.ts';
 import { NotFoundError, ValidationError } from '#shared/model/errors.ts';
 import { newId } from '#shared/model/ids.ts';
 import { windowAt } from '#shared/model/rate-limit.ts';
-import { coversAll, SCOPES, type Scope } from '#shared/model/scopes.ts';
+import { coversAll, type Scope, USER_SCOPES } from '#shared/model/scopes.ts';
 import { isoNow, nowSeconds } from '#shared/runtime/clock.ts';
 import { config } from '#shared/runtime/config.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -35,7 +35,7 @@ export interface KeyRequest {
   userId: string;
   role: Role;
   name: string;
-  /** Defaults to every scope. */
+  /** Defaults to a login key's scopes (read and write). */
   scopes?: Scope[];
   /** Defaults to API_KEY_TTL_SECONDS. */
   ttlSeconds?: number;
@@ -54,7 +54,7 @@ export async function issueApiKey(
   const apiKey = generateApiKey();
   const now = nowSeconds();
   const expiresAt = now + (request.ttlSeconds ?? config.API_KEY_TTL_SECONDS);
-  const scopes = request.scopes ?? [...SCOPES];
+  const scopes = request.scopes ?? [...USER_SCOPES];
   const shown = {
     name: request.name,
     scopes,

@@ -13,6 +13,7 @@ import type {
   DeploymentFilterQuery,
   DeploymentReport,
 } from '#shared/schemas/deployments.ts';
+import { snapshotForDeployment } from './environment.ts';
 import { getProject } from './projects.ts';
 
 export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
@@ -42,6 +43,12 @@ export async function createDeployment(
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
   };
+  // The variables it builds with, taken first: no deployment exists without its snapshot.
+  await snapshotForDeployment(
+    caller.userId,
+    deployment,
+    'productionBranch' in target ? target.productionBranch : undefined,
+  );
   await putDeployment(caller.userId, deployment);
   return deployment;
 }
@@ -49,7 +56,11 @@ export async function createDeployment(
 async function targetOf(caller: Caller, input: CreateDeploymentInput) {
   // The schema requires projectId whenever redeployOf is absent.
   const project = await getProject(caller, input.projectId ?? '');
-  return { projectId: project.id, branch: input.branch ?? project.productionBranch };
+  return {
+    projectId: project.id,
+    branch: input.branch ?? project.productionBranch,
+    productionBranch: project.productionBranch,
+  };
 }
 
 export async function getDeployment(caller: Caller, id: string): Promise<deployments.Deployment> {

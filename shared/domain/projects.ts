@@ -1,4 +1,5 @@
 import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
+import { purgeEnvironment } from '#shared/db/env-snapshots.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as projects from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -64,9 +65,10 @@ const INLINE_PURGE_MS = 1_000;
 
 /**
  * Deletes the caller's project at once (it is 404 from then on, and so is a second DELETE), then
- * its deployments: within the request while time allows, the rest in the background.
+ * its deployments and environment variables: within the request while time allows, the rest in the background.
  */
 export async function deleteProject(caller: Caller, id: string): Promise<void> {
   if (!isProjectId(id) || !(await projects.deleteProject(caller.userId, id))) throw notFound(id);
-  await purgeProjectDeployments(id, clock.now() + INLINE_PURGE_MS);
+  const until = clock.now() + INLINE_PURGE_MS;
+  await Promise.all([purgeProjectDeployments(id, until), purgeEnvironment(id, until)]);
 }

@@ -9,7 +9,9 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
  * `Authorization: Bearer <API_KEY>` authentication, the per-key rate limit and the key's scopes. An allowance is
  * recorded before anything can fail, so a 401, a 429 or a 500 carries the X-RateLimit-* headers too.
  */
-export function apiKeyAuth(scope?: Scope): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+export function apiKeyAuth(
+  scope?: Scope | readonly Scope[],
+): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const before = async (request: EndpointRequest): Promise<void> => {
     const { state } = request.context;
     state.rateLimit = allowanceBeforeCounting();
@@ -19,7 +21,8 @@ export function apiKeyAuth(scope?: Scope): MiddlewareObj<ProxyEvent, ProxyResult
     // Counted first: a request outside the key's scopes still spends its allowance, like any other.
     const needed = scope ?? scopeFor(request.event.httpMethod);
     if (!allows(admission.caller.scopes, needed)) {
-      throw new ForbiddenError(`This request needs the ${needed} scope, which this API key does not have`);
+      const named = typeof needed === 'string' ? needed : needed.join(' or ');
+      throw new ForbiddenError(`This request needs the ${named} scope, which this API key does not have`);
     }
     state.caller = admission.caller;
   };

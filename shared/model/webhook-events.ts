@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.created',
   'project.updated',
   'project.deleted',
+  // Keys and targets that changed, never values.
+  'project.env.updated',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -58,6 +58,8 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
 const tagDescriptions: Record<string, string> = {
   Projects: "What gets deployed. A key sees only its own user's projects.",
   Deployments: "Deployments of a project's branches.",
+  Environment:
+    "A project's environment variables, per target (`production`, `preview`, `development`). Every value is stored encrypted; a `secret` is write-only: no answer but a build's `build-env` ever carries it. Each deployment builds with a snapshot of its target's variables taken when it was created, read by a `build` key while it is queued or building, and every read is recorded in its events.",
   Auth: 'Accounts and API keys. Rate limited per source address (and login per email address too).',
   Users: 'Administration.',
   Service: 'Whether the service can serve.',

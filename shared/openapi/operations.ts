@@ -4,11 +4,12 @@ import type {
   ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import type { ErrorCode } from '#shared/model/error-catalogue.ts';
+import { SCOPES, type Scope } from '#shared/model/scopes.ts';
 import {
   type Access,
   type EndpointRoute,
   type ReplySpec,
-  scopeNeeded,
+  scopesAccepted,
   takesIdempotencyKey,
 } from '#shared/routes.ts';
 import { requestSchemas } from '#shared/schemas/requests.ts';
@@ -28,6 +29,10 @@ export function rateLimitHeadersOf(access: Access, status: number): RateLimitHea
   return 'never';
 }
 
+/** Whether every key may make the row's requests (no 403 for a missing scope). */
+const isEveryScope = (accepted: readonly Scope[]): boolean =>
+  SCOPES.every((scope) => accepted.includes(scope));
+
 /** The errors a row can answer with: those of its chain (by access and input) and its domain's. */
 function errorCodesOf(route: EndpointRoute): ErrorCode[] {
   const request = route.request ?? {};
@@ -36,8 +41,8 @@ function errorCodesOf(route: EndpointRoute): ErrorCode[] {
     ...(Object.keys(request).length > 0 || idempotent ? (['validation_error'] as const) : []),
     ...(request.body ? (['payload_too_large', 'unsupported_media_type'] as const) : []),
     ...(route.access === 'apiKey' ? (['unauthorized', 'rate_limit_exceeded'] as const) : []),
-    // A key without the scope the row needs; every key may read.
-    ...(route.access === 'apiKey' && scopeNeeded(route) === 'write' ? (['forbidden'] as const) : []),
+    // A key without a scope the row accepts: no scope is held by every key (a `build` key may not read).
+    ...(route.access === 'apiKey' && !isEveryScope(scopesAccepted(route)) ? (['forbidden'] as const) : []),
     ...(route.access === 'authThrottled' ? (['rate_limit_exceeded'] as const) : []),
     ...(idempotent ? (['conflict', 'idempotency_key_reused'] as const) : []),
     ...(route.errors ?? []),

@@ -6,6 +6,12 @@ import {
   ProjectDeploymentsQuery,
   ReportDeploymentEventBody,
 } from './deployments.ts';
+import {
+  CreateVariableBody,
+  ReplaceEnvironmentBody,
+  UpdateVariableBody,
+  VariableParams,
+} from './environment.ts';
 import { CreateKeyBody } from './keys.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
@@ -29,6 +35,10 @@ export const requestSchemas = {
   CreateKeyBody,
   CreateWebhookBody,
   UpdateWebhookBody,
+  VariableParams,
+  CreateVariableBody,
+  UpdateVariableBody,
+  ReplaceEnvironmentBody,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -97,7 +97,8 @@ export const Deployment = z
     ],
   });
 
-export const DeploymentEvent = z
+/** A change of status: the deployment's creation (`queued`) or a report that moved it. */
+const DeploymentStatusEvent = z
   .strictObject({
     status: z.enum(DEPLOYMENT_STATES),
     at: Timestamp,
@@ -106,9 +107,33 @@ export const DeploymentEvent = z
     commitSha: z.optional(z.string()),
   })
   .register(z.globalRegistry, {
-    id: 'DeploymentEvent',
+    id: 'DeploymentStatusEvent',
     description: 'One step of a deployment: its creation (`queued`) or a status report that moved it.',
     examples: [{ status: 'building', at: '2026-11-22T09:16:05.000Z', message: 'npm run build' }],
+  });
+
+/** A read of the deployment's build environment (its variables, secrets included), by a `build` key. */
+const BuildEnvReadEvent = z
+  .strictObject({
+    type: z.literal('build-env-read'),
+    keyId: prefixedId('key', 'key_01JD8Z5C6D7E8F9G0H1J2K3M4N'),
+    at: Timestamp,
+  })
+  .register(z.globalRegistry, {
+    id: 'BuildEnvReadEvent',
+    description:
+      "A read of `GET /deployments/{id}/build-env`: which key read the deployment's variables, secrets included, and when. Refused reads are not recorded.",
+    examples: [
+      { type: 'build-env-read', keyId: 'key_01JD8Z5C6D7E8F9G0H1J2K3M4N', at: '2026-11-22T09:16:04.000Z' },
+    ],
+  });
+
+export const DeploymentEvent = z
+  .union([DeploymentStatusEvent, BuildEnvReadEvent])
+  .register(z.globalRegistry, {
+    id: 'DeploymentEvent',
+    description:
+      'An entry of the history: a change of status (it has `status`), or a read of the build environment (`type: "build-env-read"`).',
   });
 
 export const DeploymentEventList = z
@@ -116,7 +141,7 @@ export const DeploymentEventList = z
   .register(z.globalRegistry, {
     id: 'DeploymentEventList',
     description:
-      "A deployment's history, oldest first: every change of status, each with the report that made it. Not paged: a deployment changes status at most three times.",
+      "A deployment's history, oldest first: every change of status, each with the report that made it, and every read of its build environment. Not paged: a deployment changes status at most three times, and its build environment is read while it builds.",
   });
 
 const exampleUser = {

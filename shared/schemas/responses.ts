@@ -1,4 +1,10 @@
 import {
+  BuildEnvironment,
+  EnvironmentVariable,
+  EnvironmentVariableList,
+  EnvironmentVariableSet,
+} from './environment-resources.ts';
+import {
   ApiKey,
   ApiKeyList,
   CreatedApiKey,
@@ -39,6 +45,10 @@ export const responseBodies = {
   WebhookList,
   WebhookDeliveryList,
   WebhookTestResult,
+  EnvironmentVariable,
+  EnvironmentVariableList,
+  EnvironmentVariableSet,
+  BuildEnvironment,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

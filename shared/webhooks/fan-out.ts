@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { toDeployment } from '#shared/db/deployments.ts';
+import { HEAD_KEY as ENVIRONMENT_HEAD } from '#shared/db/environment-variables.ts';
 import { toProject } from '#shared/db/projects.ts';
 import { allWebhooksOf } from '#shared/db/webhooks.ts';
 import { ENTERED_AT, type ReportableState } from '#shared/model/deployment-states.ts';
@@ -12,7 +13,9 @@ import { type DeliveryMessage, messageIdOf } from './messages.ts';
 
 // From a change in the store to the messages that deliver it. Stream records of the projects and
 // deployments tables (new and old images) become events: a project put, changed or removed; a
-// deployment created or moved to another status. Each event becomes one message per subscription
+// deployment created or moved to another status; a change of a project's environment variables (the
+// head item of its set, which every change rewrites with what it changed: keys and targets, never a
+// value; the variables' own items, sealed, mean nothing here). Each event becomes one message per subscription
 // of its owner that wants it. A record handed over twice (streams are at least once) makes the
 // same messages with the same ids, so a receiver sees one `webhook-id` for one event.
 
@@ -45,6 +48,9 @@ function eventTypeOf(
     if (kind === 'MODIFY') return 'project.updated';
     if (kind === 'REMOVE') return 'project.deleted';
   }
+  if (next?.sk === ENVIRONMENT_HEAD && next.lastChange !== undefined && kind !== 'REMOVE') {
+    return 'project.env.updated';
+  }
   if (id.startsWith('dpl_')) {
     if (kind === 'INSERT') return 'deployment.created';
     if (kind === 'MODIFY' && next?.status !== previous?.status && isReportable(next?.status)) {
@@ -67,8 +73,16 @@ export function eventOf(record: DynamoDBRecord): WebhookEvent | undefined {
     ownerId: String(image.ownerId),
     type,
     timestamp: new Date(seconds === undefined ? clock.now() : seconds * 1000).toISOString(),
-    data: type.startsWith('project.') ? toProject(image) : toDeployment(image),
+    data: dataOf(type, image),
   };
+}
+
+function dataOf(type: WebhookEventType, image: Image): unknown {
+  if (type === 'project.env.updated') {
+    const { revision: _revision, ...change } = image.lastChange as Record<string, unknown>;
+    return { projectId: String(image.projectId), ...change };
+  }
+  return type.startsWith('project.') ? toProject(image) : toDeployment(image);
 }
 
 type SubscriptionsOf = typeof allWebhooksOf;

@@ -115,6 +115,7 @@ function localValueOf(name: string, value: unknown, localNames: Map<string, stri
   if (name === 'WEBHOOK_QUEUE_URL') return 'https://sqs.eu-west-1.amazonaws.com/000000000000/bundle-test';
   // The docs function's {base_url}: the stack's platform URL, a documentation address here.
   if (name === 'PLATFORM_BASE_URL') return 'https://api.example.com/v1';
+  if (name === 'ENVIRONMENT_KEY_ARN') return 'arn:aws:kms:eu-west-1:000000000000:key/bundle-test';
   const ref = (value as { Ref?: unknown }).Ref;
   if (name.endsWith('_ARN') && typeof ref === 'string') return secretArns.get(ref);
   // The extension's own settings are literals.

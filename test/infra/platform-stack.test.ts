@@ -333,7 +333,7 @@ describe('PlatformStack', () => {
       }
     });
 
-    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public keys if it admits or issues keys, and the queue it sends to", () => {
+    it("gets its stack's name, the name variables of exactly its tables, its secrets' ARNs, the public keys if it admits or issues keys, the queue it sends to and the KMS key it uses", () => {
       const [, fn] = functionOf(route);
       const variables = fn.Environment?.Variables ?? {};
       const secretNames = route.secrets ?? [];
@@ -350,6 +350,7 @@ describe('PlatformStack', () => {
           ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
           // The served document's {base_url} (functions/docs.ts).
           ...(route.handler === 'docs' ? ['PLATFORM_BASE_URL'] : []),
+          ...(route.kms?.length ? ['ENVIRONMENT_KEY_ARN'] : []),
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
@@ -625,6 +626,7 @@ describe('PlatformStack, hardened', () => {
       deployments: 'DeploymentsTable5D087E52',
       webhooks: 'WebhooksTable',
       webhookDeliveries: 'WebhookDeliveriesTable',
+      environment: 'EnvironmentTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),

@@ -58,7 +58,7 @@ const logicalIdOfTable = (prefix: string) =>
   ) ?? '';
 
 describe('webhooks in the stack', () => {
-  it('streams new and old images of projects and deployments, and of no other table', () => {
+  it('streams new and old images of projects, deployments and environment variables, and of no other table', () => {
     const streamed = Object.entries(resources)
       .filter(
         ([, resource]) => resource.Type === 'AWS::DynamoDB::Table' && resource.Properties.StreamSpecification,
@@ -67,6 +67,7 @@ describe('webhooks in the stack', () => {
     expect(streamed).toEqual([
       ['Projects', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
       ['Deployments', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
+      ['Environment', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
     ]);
   });
 
@@ -94,7 +95,7 @@ describe('webhooks in the stack', () => {
     );
   });
 
-  it('feeds the fan-out from both streams, and the delivery from the queue with partial batch failures', () => {
+  it('feeds the fan-out from the three streams, and the delivery from the queue with partial batch failures', () => {
     const fanOut = functionId('webhooks: webhook-fan-out');
     const delivery = functionId('webhooks: deliver-webhooks');
     const mappings = Object.values(resources).filter(
@@ -102,8 +103,8 @@ describe('webhooks in the stack', () => {
     );
     const fanOutSources = mappings.filter((mapping) => mentions(mapping.Properties.FunctionName, fanOut));
     expect(fanOutSources.map((mapping) => JSON.stringify(mapping.Properties.EventSourceArn)).sort()).toEqual(
-      [logicalIdOfTable('Deployments'), logicalIdOfTable('Projects')].map((id) =>
-        JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] }),
+      [logicalIdOfTable('Deployments'), logicalIdOfTable('Environment'), logicalIdOfTable('Projects')].map(
+        (id) => JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] }),
       ),
     );
     for (const mapping of fanOutSources) {

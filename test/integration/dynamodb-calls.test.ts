@@ -40,12 +40,19 @@ describe('DynamoDB round trips per request', () => {
     ]);
   });
 
-  it('POST /deployments: 3 (auth and count, the project, the deployment)', async () => {
+  it("POST /deployments: 5 (auth and count, the project, its variables' head, the snapshot, the deployment)", async () => {
     const { key } = await newCaller();
     const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
     const projectId = (created.body as { id: string }).id;
     const deploy = () => call(`${gateway.baseUrl}/deployments`, { method: 'POST', key, json: { projectId } });
-    expect(await countCalls(deploy)).toEqual(['UpdateItemCommand', 'GetItemCommand', 'PutItemCommand']);
+    // A project without variables: the head is read and an empty snapshot (its target) written.
+    expect(await countCalls(deploy)).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'GetItemCommand',
+      'PutItemCommand',
+      'PutItemCommand',
+    ]);
   });
 
   it('deployment lifecycle: report and cancel 3 (auth, the deployment, one conditional update); events 2', async () => {
@@ -69,10 +76,13 @@ describe('DynamoDB round trips per request', () => {
       'UpdateItemCommand',
       'GetItemCommand',
     ]);
-    // A redeploy reads the deployment it copies instead of the project.
+    // A redeploy reads the deployment it copies instead of the project, and its snapshot's target.
     expect(await countCalls(() => deploy({ redeployOf: id }))).toEqual([
       'UpdateItemCommand',
       'GetItemCommand',
+      'QueryCommand',
+      'GetItemCommand',
+      'PutItemCommand',
       'PutItemCommand',
     ]);
   });

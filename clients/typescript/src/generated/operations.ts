@@ -9,11 +9,17 @@ export const operationTable = [
   { id: 'updateProject', group: 'projects', name: 'update', method: 'PATCH', path: '/projects/{id}', params: ['id'], body: 1, auth: 1 },
   { id: 'deleteProject', group: 'projects', name: 'delete', method: 'DELETE', path: '/projects/{id}', params: ['id'], auth: 1, reply: 'none' },
   { id: 'listProjectDeployments', group: 'deployments', name: 'listForProject', method: 'GET', path: '/projects/{id}/deployments', params: ['id'], query: 1, auth: 1, items: 'deployments' },
+  { id: 'listEnvironmentVariables', group: 'environment', name: 'listVariables', method: 'GET', path: '/projects/{id}/env', params: ['id'], query: 1, auth: 1, items: 'variables' },
+  { id: 'replaceEnvironmentVariables', group: 'environment', name: 'replaceVariables', method: 'PUT', path: '/projects/{id}/env', params: ['id'], body: 1, auth: 1 },
+  { id: 'createEnvironmentVariable', group: 'environment', name: 'createVariable', method: 'POST', path: '/projects/{id}/env', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'updateEnvironmentVariable', group: 'environment', name: 'updateVariable', method: 'PATCH', path: '/projects/{id}/env/{envId}', params: ['id', 'envId'], body: 1, auth: 1 },
+  { id: 'deleteEnvironmentVariable', group: 'environment', name: 'deleteVariable', method: 'DELETE', path: '/projects/{id}/env/{envId}', params: ['id', 'envId'], auth: 1, reply: 'none' },
   { id: 'listDeployments', group: 'deployments', name: 'list', method: 'GET', path: '/deployments', query: 1, auth: 1, items: 'deployments' },
   { id: 'createDeployment', group: 'deployments', name: 'create', method: 'POST', path: '/deployments', body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listDeploymentEvents', group: 'deployments', name: 'listEvents', method: 'GET', path: '/deployments/{id}/events', params: ['id'], auth: 1 },
   { id: 'reportDeploymentEvent', group: 'deployments', name: 'reportEvent', method: 'POST', path: '/deployments/{id}/events', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'cancelDeployment', group: 'deployments', name: 'cancel', method: 'POST', path: '/deployments/{id}/cancel', params: ['id'], idempotencyKey: 1, auth: 1 },
+  { id: 'getBuildEnvironment', group: 'environment', name: 'getForBuild', method: 'GET', path: '/deployments/{id}/build-env', params: ['id'], auth: 1 },
   { id: 'getDeployment', group: 'deployments', name: 'get', method: 'GET', path: '/deployments/{id}', params: ['id'], auth: 1 },
   { id: 'listKeys', group: 'keys', name: 'list', method: 'GET', path: '/keys', query: 1, auth: 1, items: 'keys' },
   { id: 'createKey', group: 'keys', name: 'create', method: 'POST', path: '/keys', body: 1, idempotencyKey: 1, auth: 1 },
@@ -71,7 +77,7 @@ export interface Groups {
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getProject', 200>>;
     /** Change a project's name, repository or production branch: `PATCH {base_url}/projects/{id}` (updateProject) */
     update(id: string, body: Body<'updateProject'>, options?: RequestOptions): Promise<JsonReply<'updateProject', 200>>;
-    /** Delete a project and its deployments (a large project's deployments go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
+    /** Delete a project, its deployments and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
     delete(id: string, options?: RequestOptions): Promise<void>;
   };
   deployments: {
@@ -90,10 +96,24 @@ export interface Groups {
     /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment) */
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
   };
+  environment: {
+    /** List a project's environment variables, newest first (a secret's value never): `GET {base_url}/projects/{id}/env` (listEnvironmentVariables) */
+    listVariables(id: string, query?: Query<'listEnvironmentVariables'>, options?: RequestOptions): List<JsonReply<'listEnvironmentVariables', 200>, 'variables'>;
+    /** Replace all of a project's environment variables in one atomic step: `PUT {base_url}/projects/{id}/env` (replaceEnvironmentVariables) */
+    replaceVariables(id: string, body: Body<'replaceEnvironmentVariables'>, options?: RequestOptions): Promise<JsonReply<'replaceEnvironmentVariables', 200>>;
+    /** Add an environment variable to a project: `POST {base_url}/projects/{id}/env` (createEnvironmentVariable) */
+    createVariable(id: string, body: Body<'createEnvironmentVariable'>, options?: RequestOptions): Promise<JsonReply<'createEnvironmentVariable', 201>>;
+    /** Change an environment variable's value or targets: `PATCH {base_url}/projects/{id}/env/{envId}` (updateEnvironmentVariable) */
+    updateVariable(id: string, envId: string, body: Body<'updateEnvironmentVariable'>, options?: RequestOptions): Promise<JsonReply<'updateEnvironmentVariable', 200>>;
+    /** Delete an environment variable: `DELETE {base_url}/projects/{id}/env/{envId}` (deleteEnvironmentVariable) */
+    deleteVariable(id: string, envId: string, options?: RequestOptions): Promise<void>;
+    /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events: `GET {base_url}/deployments/{id}/build-env` (getBuildEnvironment) */
+    getForBuild(id: string, options?: RequestOptions): Promise<JsonReply<'getBuildEnvironment', 200>>;
+  };
   keys: {
     /** List your API keys, newest first (never their secrets): `GET {base_url}/keys` (listKeys) */
     list(query?: Query<'listKeys'>, options?: RequestOptions): List<JsonReply<'listKeys', 200>, 'keys'>;
-    /** Create an API key (its secret is shown once): `POST {base_url}/keys` (createKey) */
+    /** Create an API key (its secret is shown once; at most 20 at once per user): `POST {base_url}/keys` (createKey) */
     create(body: Body<'createKey'>, options?: RequestOptions): Promise<JsonReply<'createKey', 201>>;
     /** Revoke one of your API keys, effective on its next request: `DELETE {base_url}/keys/{id}` (revokeKey) */
     revoke(id: string, options?: RequestOptions): Promise<void>;

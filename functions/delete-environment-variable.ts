@@ -1,0 +1,12 @@
+import { deleteVariable } from '#shared/domain/environment.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { VariableParams } from '#shared/schemas/environment.ts';
+
+export const handler = keyEndpoint(
+  'delete-environment-variable',
+  { params: VariableParams },
+  async ({ caller, params, reply }) => {
+    await deleteVariable(caller, params.id, params.envId);
+    return reply.noContent();
+  },
+);

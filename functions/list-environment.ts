@@ -1,0 +1,12 @@
+import { listEnvironment } from '#shared/domain/environment.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { IdParams, PageQuery, pageOf } from '#shared/schemas/common.ts';
+
+export const handler = keyEndpoint(
+  'list-environment',
+  { params: IdParams, query: PageQuery },
+  async ({ caller, params, query, reply }) => {
+    const page = await listEnvironment(caller, params.id, pageOf(query));
+    return reply.ok({ variables: page.items, nextCursor: page.nextCursor });
+  },
+);

@@ -1,0 +1,10 @@
+import { updateVariable } from '#shared/domain/environment.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { UpdateVariableBody, VariableParams } from '#shared/schemas/environment.ts';
+
+export const handler = keyEndpoint(
+  'update-environment-variable',
+  { params: VariableParams, body: UpdateVariableBody },
+  async ({ caller, params, body, reply }) =>
+    reply.ok(await updateVariable(caller, params.id, params.envId, body)),
+);

@@ -1,0 +1,48 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeploymentState } from '#shared/model/deployment-states.ts';
+import { db } from './client.ts';
+import { conditionally } from './conditional.ts';
+import { tableName } from './tables.ts';
+
+// A read of a deployment's build environment joins its history (the `events` list of the deployment
+// item, which GET /deployments/{id}/events shows) as `{type: "build-env-read", keyId, at}`. One
+// conditional UpdateItem, owner-scoped by its key: it records the read only while the deployment is
+// queued or building, and its answer gives what the read needs next (the project). The status and
+// the list keys are left alone, so no index is rewritten and no webhook event is made.
+
+const READABLE: readonly DeploymentState[] = ['queued', 'building'];
+
+export type BuildEnvReadResult =
+  | { outcome: 'recorded'; projectId: string; branch: string }
+  | { outcome: 'refused'; status: string }
+  | { outcome: 'missing' };
+
+export async function recordBuildEnvRead(
+  ownerId: string,
+  deploymentId: string,
+  read: { keyId: string; at: string },
+): Promise<BuildEnvReadResult> {
+  const update = await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName('deployments'),
+        Key: { ownerId, id: deploymentId },
+        UpdateExpression: 'SET #events = list_append(if_not_exists(#events, :none), :read)',
+        ConditionExpression: `#status IN (${READABLE.map((_, index) => `:readable${index}`).join(', ')})`,
+        ExpressionAttributeNames: { '#events': 'events', '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':none': [],
+          ':read': [{ type: 'build-env-read', keyId: read.keyId, at: read.at }],
+          ...Object.fromEntries(READABLE.map((status, index) => [`:readable${index}`, status])),
+        },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    ),
+  );
+  if (!update.failed) {
+    const item = update.result.Attributes ?? {};
+    return { outcome: 'recorded', projectId: String(item.projectId), branch: String(item.branch) };
+  }
+  return update.old ? { outcome: 'refused', status: String(update.old.status) } : { outcome: 'missing' };
+}

@@ -1,0 +1,378 @@
+import type * as z from 'zod/mini';
+import { recordBuildEnvRead } from '#shared/db/build-env-reads.ts';
+import * as snapshots from '#shared/db/env-snapshots.ts';
+import * as store from '#shared/db/environment-variables.ts';
+import type { Page } from '#shared/db/pages.ts';
+import { findProject } from '#shared/db/projects.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { type DeploymentTarget, deploymentTarget } from '#shared/model/deployment-target.ts';
+import {
+  canonicalTargets,
+  ENVIRONMENT_TARGETS,
+  type EnvironmentTarget,
+  MAX_VARIABLES_PER_PROJECT,
+  overlapOf,
+  type VariableType,
+} from '#shared/model/environment-variables.ts';
+import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
+import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import { mapLimited, seal, unseal } from '#shared/runtime/envelope.ts';
+import { logError } from '#shared/runtime/log.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type {
+  CreateVariableInput,
+  ReplaceEnvironmentInput,
+  UpdateVariableInput,
+} from '#shared/schemas/environment.ts';
+import type {
+  BuildEnvironment as BuildEnvironmentSchema,
+  EnvironmentVariable as EnvironmentVariableSchema,
+} from '#shared/schemas/environment-resources.ts';
+import { getProject } from './projects.ts';
+
+// A project's environment variables, and what a deployment builds with.
+//
+// - Every value is sealed before it is stored (shared/runtime/envelope.ts), bound to the project, the
+//   variable and its type. A `secret` is never opened but for a build's read (`build-env`); the
+//   answers of every other route leave its `value` out. A `plain` value is opened to be shown (in
+//   AWS only plain values may be opened by those functions: the key policy is conditional on the
+//   type in the context).
+// - Changes to one project's set are serial: each is conditional on the set's revision as read, and
+//   tried again on the newer one when another change got there first.
+// - A deployment gets a snapshot of its target's variables when it is created.
+
+export type EnvironmentVariable = z.output<typeof EnvironmentVariableSchema>;
+export type BuildEnvironment = z.output<typeof BuildEnvironmentSchema>;
+
+/** How often a change is tried when other changes of the same project keep getting there first. */
+const ATTEMPTS = 3;
+/** KMS calls at once, for a replace or a build's read. */
+const SEALING_CONCURRENCY = 10;
+
+const isVariableId = (id: string): boolean => id.startsWith('env_') && ID_PATTERN.test(id.slice(4));
+const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+
+const variableNotFound = (id: string) => new NotFoundError(`Variable ${id} was not found`);
+const changedMeanwhile = () =>
+  new ConflictError("The project's variables kept changing while this request ran; try again");
+
+/** What a sealed value is bound to: opening it under another project, variable or type fails. */
+const contextOf = (projectId: string, variableId: string, type: VariableType) => ({
+  project: projectId,
+  variable: variableId,
+  type,
+});
+
+/** A variable as the API shows it: a plain one with its value (given, or opened), a secret without. */
+async function shown(
+  projectId: string,
+  variable: store.StoredVariable,
+  value?: string,
+): Promise<EnvironmentVariable> {
+  const { sealed: _sealed, ...fields } = variable;
+  if (variable.type === 'secret') return fields;
+  const plain =
+    value ??
+    (variable.sealed ? await unseal(variable.sealed, contextOf(projectId, variable.id, 'plain')) : '');
+  return { ...fields, value: plain };
+}
+
+const firstOverlap = (
+  candidate: { id?: string; key: string; targets: EnvironmentTarget[] },
+  others: readonly store.StoredVariable[],
+): ConflictError | undefined => {
+  for (const other of others) {
+    if (other.id === candidate.id) continue;
+    const target = overlapOf(candidate, other);
+    if (target)
+      return new ConflictError(`Variable ${candidate.key} already exists for target ${target} (${other.id})`);
+  }
+  return undefined;
+};
+
+/** A page of one of the caller's projects' variables, newest first: 404 for anyone else's project. */
+export async function listEnvironment(
+  caller: Caller,
+  projectId: string,
+  page: PageRequest,
+): Promise<Page<EnvironmentVariable>> {
+  const [, head] = await Promise.all([getProject(caller, projectId), store.readHead(projectId)]);
+  if (!head) return { items: [], nextCursor: null };
+  const found = await store.listVariables(projectId, head.version, page);
+  return {
+    items: await mapLimited(found.items, SEALING_CONCURRENCY, (variable) => shown(projectId, variable)),
+    nextCursor: found.nextCursor,
+  };
+}
+
+/**
+ * Runs a change against the project's set as it is now, again when another change moved the set
+ * first; `attempt` gets the head and the variables (without values) and returns whether it wrote.
+ */
+async function serially<T>(
+  projectId: string,
+  attempt: (head: store.Head | undefined, current: store.StoredVariable[]) => Promise<T | undefined>,
+): Promise<T> {
+  for (let tries = 1; tries <= ATTEMPTS; tries++) {
+    const head = await store.readHead(projectId);
+    const current = head ? await store.allVariables(projectId, head.version, { sealed: false }) : [];
+    const done = await attempt(head, current);
+    if (done !== undefined) return done;
+  }
+  throw changedMeanwhile();
+}
+
+export async function createVariable(
+  caller: Caller,
+  projectId: string,
+  input: CreateVariableInput,
+): Promise<EnvironmentVariable> {
+  const project = await getProject(caller, projectId);
+  const id = newId('env');
+  const type = input.type ?? 'plain';
+  const targets = canonicalTargets(input.targets ?? ENVIRONMENT_TARGETS);
+  // Sealed while the set is read; a refusal before it is awaited must not leave its failure unhandled.
+  const sealing = seal(input.value, contextOf(project.id, id, type));
+  sealing.catch(() => undefined);
+  return serially(project.id, async (head, current) => {
+    if (current.length >= MAX_VARIABLES_PER_PROJECT) {
+      throw new ConflictError(
+        `Project ${project.id} already has ${MAX_VARIABLES_PER_PROJECT} variables, its limit`,
+      );
+    }
+    const overlap = firstOverlap({ key: input.key, targets }, current);
+    if (overlap) throw overlap;
+    const now = isoNow();
+    const variable = {
+      id,
+      key: input.key,
+      targets,
+      type,
+      sealed: await sealing,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const written = await store.applyChange(
+      project.id,
+      caller.userId,
+      head,
+      {
+        version: head?.version ?? newId('evs'),
+        count: current.length + 1,
+        change: { change: 'created', variables: [{ key: input.key, targets, type }], at: now },
+      },
+      { put: variable },
+    );
+    return written ? shown(project.id, variable, input.value) : undefined;
+  });
+}
+
+export async function updateVariable(
+  caller: Caller,
+  projectId: string,
+  envId: string,
+  input: UpdateVariableInput,
+): Promise<EnvironmentVariable> {
+  const project = await getProject(caller, projectId);
+  if (!isVariableId(envId)) throw variableNotFound(envId);
+  return serially(project.id, async (head, current) => {
+    const existing = current.find((variable) => variable.id === envId);
+    if (!head || !existing) throw variableNotFound(envId);
+    const targets = input.targets === undefined ? existing.targets : canonicalTargets(input.targets);
+    const overlap = firstOverlap({ id: existing.id, key: existing.key, targets }, current);
+    if (overlap) throw overlap;
+    const context = contextOf(project.id, existing.id, existing.type);
+    const sealed =
+      input.value === undefined
+        ? (await store.findVariable(project.id, head.version, envId))?.sealed
+        : await seal(input.value, context);
+    if (sealed === undefined) return undefined; // deleted since the set was read: read it again
+    const now = isoNow();
+    const variable = { ...existing, targets, sealed, updatedAt: now };
+    const written = await store.applyChange(
+      project.id,
+      caller.userId,
+      head,
+      {
+        version: head.version,
+        count: current.length,
+        change: {
+          change: 'updated',
+          variables: [{ key: existing.key, targets, type: existing.type }],
+          at: now,
+        },
+      },
+      { update: variable },
+    );
+    return written ? shown(project.id, variable, input.value) : undefined;
+  });
+}
+
+export async function deleteVariable(caller: Caller, projectId: string, envId: string): Promise<void> {
+  const project = await getProject(caller, projectId);
+  if (!isVariableId(envId)) throw variableNotFound(envId);
+  await serially(project.id, async (head, current) => {
+    const existing = current.find((variable) => variable.id === envId);
+    if (!head || !existing) throw variableNotFound(envId);
+    const now = isoNow();
+    const written = await store.applyChange(
+      project.id,
+      caller.userId,
+      head,
+      {
+        version: head.version,
+        count: current.length - 1,
+        change: {
+          change: 'deleted',
+          variables: [{ key: existing.key, targets: existing.targets, type: existing.type }],
+          at: now,
+        },
+      },
+      { delete: envId },
+    );
+    return written ? true : undefined;
+  });
+}
+
+/**
+ * Replaces the whole set at once: the new variables are written under a new version, which one
+ * conditional write of the head makes current; the old version is deleted after. Any failure
+ * before that write leaves the old set as it was.
+ */
+export async function replaceEnvironment(
+  caller: Caller,
+  projectId: string,
+  input: ReplaceEnvironmentInput,
+): Promise<EnvironmentVariable[]> {
+  const project = await getProject(caller, projectId);
+  const wanted = input.variables.map((variable) => ({
+    id: newId('env'),
+    key: variable.key,
+    value: variable.value,
+    type: variable.type ?? 'plain',
+    targets: canonicalTargets(variable.targets ?? ENVIRONMENT_TARGETS),
+  }));
+  wanted.forEach((variable, index) => {
+    for (const earlier of wanted.slice(0, index)) {
+      const target = overlapOf(variable, earlier);
+      if (target) throw new ConflictError(`Variable ${variable.key} is given twice for target ${target}`);
+    }
+  });
+  const now = isoNow();
+  const version = newId('evs');
+  const staged = await mapLimited(wanted, SEALING_CONCURRENCY, async ({ value, ...variable }) => ({
+    ...variable,
+    sealed: await seal(value, contextOf(project.id, variable.id, variable.type)),
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await store.stageVersion(project.id, version, staged);
+  const change = {
+    change: 'replaced' as const,
+    variables: staged.map(({ key, targets, type }) => ({ key, targets, type })),
+    at: now,
+  };
+  try {
+    await serially(project.id, async (head, current) => {
+      if (
+        !(await store.switchVersion(project.id, caller.userId, head, {
+          version,
+          count: staged.length,
+          change,
+        }))
+      ) {
+        return undefined;
+      }
+      if (head) {
+        await store
+          .dropVersion(
+            project.id,
+            head.version,
+            current.map((variable) => variable.id),
+          )
+          .catch((error: unknown) =>
+            logError('environment: old version left behind', { projectId: project.id }, error),
+          );
+      }
+      return true;
+    });
+  } catch (error) {
+    await store
+      .dropVersion(
+        project.id,
+        version,
+        staged.map((variable) => variable.id),
+      )
+      .catch(() => undefined);
+    throw error;
+  }
+  const values = new Map(wanted.map((variable) => [variable.id, variable.value]));
+  return Promise.all(
+    [...staged].reverse().map((variable) => shown(project.id, variable, values.get(variable.id))),
+  );
+}
+
+/**
+ * Copies the variables of a new deployment's target, sealed as they are, into its snapshot; called
+ * before the deployment is stored. The target: a redeploy keeps its original's; otherwise the branch
+ * decides (`productionBranch` when the caller has read the project already).
+ */
+export async function snapshotForDeployment(
+  ownerId: string,
+  deployment: { id: string; projectId: string; branch: string; redeployOf?: string },
+  productionBranch?: string,
+): Promise<void> {
+  const { id, projectId, branch, redeployOf } = deployment;
+  let target: DeploymentTarget | undefined =
+    redeployOf === undefined ? undefined : await snapshots.snapshotTarget(projectId, redeployOf);
+  if (target === undefined) {
+    const production = productionBranch ?? (await findProject(ownerId, projectId))?.productionBranch;
+    target = deploymentTarget(branch, production ?? '');
+  }
+  let variables: store.StoredVariable[] = [];
+  for (let tries = 1; tries <= ATTEMPTS; tries++) {
+    const head = await store.readHead(projectId);
+    if (!head) break;
+    variables = await store.allVariables(projectId, head.version, { sealed: true });
+    // Fewer than the head counts: a replace deleted that version meanwhile. Read the new one.
+    if (variables.length === head.count) break;
+  }
+  await snapshots.putSnapshot(projectId, id, {
+    target,
+    variables: variables
+      .filter((variable) => target !== undefined && variable.targets.includes(target))
+      .map(({ id: variableId, key, type, sealed }) => ({ id: variableId, key, type, sealed: sealed ?? '' })),
+  });
+}
+
+/**
+ * A deployment's build environment, secrets opened, for a `build` key: only while it is queued or
+ * building (409 after), and recorded in its history first (a refused read is not).
+ */
+export async function readBuildEnvironment(caller: Caller, deploymentId: string): Promise<BuildEnvironment> {
+  const notFound = () => new NotFoundError(`Deployment ${deploymentId} was not found`);
+  if (!isDeploymentId(deploymentId)) throw notFound();
+  const read = await recordBuildEnvRead(caller.userId, deploymentId, { keyId: caller.keyId, at: isoNow() });
+  if (read.outcome === 'missing') throw notFound();
+  if (read.outcome === 'refused') {
+    throw new ConflictError(
+      `Deployment ${deploymentId} is ${read.status}; its build environment can be read only while it is queued or building`,
+    );
+  }
+  const snapshot = await snapshots.readSnapshot(read.projectId, deploymentId);
+  if (!snapshot) {
+    // Made before snapshots existed: it builds with none.
+    const project = await findProject(caller.userId, read.projectId);
+    return { variables: {}, target: deploymentTarget(read.branch, project?.productionBranch ?? '') };
+  }
+  const values = await mapLimited(snapshot.variables, SEALING_CONCURRENCY, (variable) =>
+    unseal(variable.sealed, contextOf(read.projectId, variable.id, variable.type)),
+  );
+  return {
+    variables: Object.fromEntries(
+      snapshot.variables.map((variable, index) => [variable.key, values[index] ?? '']),
+    ),
+    target: snapshot.target,
+  };
+}

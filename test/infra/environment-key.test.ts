@@ -1,0 +1,196 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { describeFunction } from '../../infra/endpoint-function.ts';
+import { PlatformStack } from '../../infra/platform-stack.ts';
+import { routes } from '../../shared/routes.ts';
+
+// The KMS key that seals environment variables, and who may use it how: data keys for the writers,
+// plain values opened by the list and PATCH only under the `type: plain` context condition, and
+// every value (secrets) opened by the build's read alone. Plus the environment table and its grants.
+
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stack = new PlatformStack(app, 'PlatformStack');
+const template = Template.fromStack(stack);
+
+type Resource = {
+  Type: string;
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
+const resources = template.toJSON().Resources as Record<string, Resource>;
+
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: unknown;
+}
+
+/** Each function (by description) and the statements of its role. */
+function functionsWithStatements(): { description: string; statements: Statement[] }[] {
+  return Object.values(resources)
+    .filter((resource) => resource.Type === 'AWS::Lambda::Function')
+    .map((fn) => {
+      const role = JSON.stringify((fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt']?.[0]);
+      const statements = Object.values(resources)
+        .filter(
+          (resource) =>
+            resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(role),
+        )
+        .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+      return { description: String(fn.Properties.Description), statements };
+    });
+}
+
+const onKey = (statement: Statement) => JSON.stringify(statement.Resource).includes('"EnvironmentKey"');
+const actionsOf = (statement: Statement) => [statement.Action].flat();
+
+const byHandler = (handler: string) => describeFunction(handler);
+
+describe('the environment key', () => {
+  it('is one customer-managed key with yearly rotation, kept when the stack goes or replaces it, its logical id pinned', () => {
+    const keys = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::KMS::Key');
+    expect(keys.map(([id]) => id)).toEqual(['EnvironmentKey']);
+    const [, key] = keys[0] ?? [];
+    expect(key?.Properties).toMatchObject({ EnableKeyRotation: true, PendingWindowInDays: 30 });
+    expect([key?.DeletionPolicy, key?.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+  });
+
+  it('lets only the build read decrypt every value; the list and PATCH decrypt plain values only', () => {
+    const decrypting = functionsWithStatements()
+      .map(({ description, statements }) => ({
+        description,
+        decrypt: statements.filter(
+          (statement) => onKey(statement) && actionsOf(statement).includes('kms:Decrypt'),
+        ),
+      }))
+      .filter(({ decrypt }) => decrypt.length > 0);
+    const unconditional = decrypting.filter(({ decrypt }) =>
+      decrypt.some((statement) => statement.Condition === undefined),
+    );
+    expect(unconditional.map(({ description }) => description)).toEqual([byHandler('get-build-env')]);
+    const plainOnly = decrypting.filter(({ decrypt }) =>
+      decrypt.every((statement) => statement.Condition !== undefined),
+    );
+    expect(plainOnly.map(({ description }) => description).sort()).toEqual(
+      [byHandler('list-environment'), byHandler('update-environment-variable')].sort(),
+    );
+    for (const { decrypt } of plainOnly) {
+      expect(decrypt.map((statement) => statement.Condition)).toEqual([
+        { StringEquals: { 'kms:EncryptionContext:type': 'plain' } },
+      ]);
+    }
+  });
+
+  it('lets exactly the rows that write values make data keys, and gives no function any other KMS action', () => {
+    const all = functionsWithStatements();
+    const generating = all
+      .filter(({ statements }) =>
+        statements.some(
+          (statement) => onKey(statement) && actionsOf(statement).includes('kms:GenerateDataKey'),
+        ),
+      )
+      .map(({ description }) => description);
+    expect(generating.sort()).toEqual(
+      ['create-environment-variable', 'replace-environment', 'update-environment-variable']
+        .map(byHandler)
+        .sort(),
+    );
+    const kmsActions = new Set(
+      all
+        .flatMap(({ statements }) => statements.flatMap(actionsOf))
+        .filter((action) => action.startsWith('kms:')),
+    );
+    expect([...kmsActions].sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+    // Every function with a KMS grant knows the key, and only those.
+    const withKey = Object.values(resources)
+      .filter((resource) => resource.Type === 'AWS::Lambda::Function')
+      .filter((fn) => JSON.stringify(fn.Properties.Environment ?? {}).includes('ENVIRONMENT_KEY_ARN'))
+      .map((fn) => String(fn.Properties.Description));
+    expect(withKey.sort()).toEqual(
+      routes
+        .filter((route) => route.kms?.length)
+        .map((route) => byHandler(route.handler))
+        .sort(),
+    );
+  });
+});
+
+describe('the environment table', () => {
+  it("keeps users' data: on demand, point-in-time recovery, deletion protection, retained, streamed", () => {
+    const table = resources.EnvironmentTable;
+    expect(table?.Type).toBe('AWS::DynamoDB::Table');
+    expect(table?.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: 'projectId', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    });
+    expect(table?.DeletionPolicy).toBe('Retain');
+  });
+
+  it('is granted to the rows that name it, and to the purge of a deleted project (query and delete only)', () => {
+    const touching = functionsWithStatements()
+      .filter(({ statements }) =>
+        statements.some((statement) => JSON.stringify(statement.Resource).includes('"EnvironmentTable"')),
+      )
+      .map(({ description, statements }) => ({
+        description,
+        actions: statements
+          .filter((statement) => JSON.stringify(statement.Resource).includes('"EnvironmentTable"'))
+          .flatMap(actionsOf)
+          .filter((action) => action.startsWith('dynamodb:'))
+          .sort(),
+      }));
+    const expected = new Map<string, string[]>([
+      [byHandler('list-environment'), ['dynamodb:GetItem', 'dynamodb:Query']],
+      [byHandler('get-build-env'), ['dynamodb:GetItem', 'dynamodb:Query']],
+      [
+        byHandler('create-environment-variable'),
+        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      ],
+      [
+        byHandler('update-environment-variable'),
+        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      ],
+      [
+        byHandler('create-deployment'),
+        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      ],
+      [
+        byHandler('replace-environment'),
+        [
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+          'dynamodb:UpdateItem',
+        ],
+      ],
+      [
+        byHandler('delete-environment-variable'),
+        [
+          'dynamodb:DeleteItem',
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:Query',
+          'dynamodb:UpdateItem',
+        ],
+      ],
+      [byHandler('delete-project'), ['dynamodb:DeleteItem', 'dynamodb:Query']],
+      ['projects: purge-project', ['dynamodb:DeleteItem', 'dynamodb:Query']],
+      // The fan-out reads the table's stream (its head items become project.env.updated).
+      [
+        'webhooks: webhook-fan-out',
+        ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+      ],
+    ]);
+    expect(Object.fromEntries(touching.map(({ description, actions }) => [description, actions]))).toEqual(
+      Object.fromEntries(expected),
+    );
+  });
+});
