@@ -124,6 +124,12 @@ const DEPLOYMENT_COLUMNS: (keyof Schemas['Deployment'])[] = [
 ];
 const KEY_COLUMNS: (keyof Schemas['ApiKey'])[] = ['id', 'name', 'prefix', 'last4', 'scopes', 'expiresAt'];
 const WEBHOOK_COLUMNS: (keyof Schemas['Webhook'])[] = ['id', 'url', 'events', 'enabled'];
+const VARIABLE_COLUMNS: (keyof Schemas['EnvironmentVariable'])[] = ['id', 'key', 'targets', 'type', 'value'];
+type Target = Schemas['EnvironmentVariable']['targets'][number];
+
+/** `KEY=value` lines a shell or a dotenv reader takes: values quoted, with `"`, `\` and newlines escaped. */
+const dotenvLine = (key: string, value: string): string =>
+  `${key}="${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`;
 
 /** `15m`, `90s`, `1h`, `500ms`, or seconds. */
 function duration(text: string): number {
@@ -162,7 +168,9 @@ async function follow(client: PlatformClient, id: string, timeoutMs: number, log
   const printEvents = async () => {
     const { events } = await client.deployments.listEvents(id);
     for (const event of events.slice(seen)) {
-      log(`${event.at}  ${event.status}${event.message ? `  ${event.message}` : ''}`);
+      // The history holds status changes and, since environment variables, reads of build-env.
+      if ('status' in event) log(`${event.at}  ${event.status}${event.message ? `  ${event.message}` : ''}`);
+      else log(`${event.at}  ${event.type} by ${event.keyId}`);
     }
     seen = Math.max(seen, events.length);
   };
@@ -377,6 +385,83 @@ const commands: Record<string, Command> = {
       await confirm(`Revoke key ${id}?`);
       await api.keys.revoke(id);
       return { json: { id, revoked: true }, text: `Revoked key ${id}` };
+    },
+  },
+  'env list': {
+    usage: 'env list <project id or name> [--limit <n>]',
+    args: ['project'],
+    options: LIST_OPTIONS,
+    async run({ args: [project = ''], flags, client }) {
+      const api = await client();
+      const items = api.environment.listVariables(await projectId(api, project), { limit: 100 });
+      return listOutput(await collect(items, flags), VARIABLE_COLUMNS);
+    },
+  },
+  'env add': {
+    usage:
+      'env add <project id or name> --key <KEY> --value <value> [--targets production,preview,development] [--secret]',
+    args: ['project'],
+    options: {
+      key: { type: 'string' },
+      value: { type: 'string' },
+      targets: { type: 'string' },
+      secret: { type: 'boolean' },
+    },
+    async run({ args: [project = ''], flags, client }) {
+      const api = await client();
+      const body = defined({
+        key: required(flags, 'key'),
+        value: required(flags, 'value'),
+        targets: list(string(flags, 'targets')) as Target[] | undefined,
+        type: flags.secret ? ('secret' as const) : undefined,
+      });
+      return objectOutput(await api.environment.createVariable(await projectId(api, project), body));
+    },
+  },
+  'env update': {
+    usage: 'env update <project id or name> <variable id> [--value <value>] [--targets <a,b>]',
+    args: ['project', 'id'],
+    options: { value: { type: 'string' }, targets: { type: 'string' } },
+    async run({ args: [project = '', id = ''], flags, client }) {
+      const api = await client();
+      const body = defined({
+        value: string(flags, 'value'),
+        targets: list(string(flags, 'targets')) as Target[] | undefined,
+      });
+      return objectOutput(await api.environment.updateVariable(await projectId(api, project), id, body));
+    },
+  },
+  'env rm': {
+    usage: 'env rm <project id or name> <variable id> [--yes]',
+    args: ['project', 'id'],
+    async run({ args: [project = '', id = ''], client, confirm }) {
+      const api = await client();
+      const projectOf = await projectId(api, project);
+      await confirm(`Delete environment variable ${id}?`);
+      await api.environment.deleteVariable(projectOf, id);
+      return { json: { id, deleted: true }, text: `Deleted environment variable ${id}` };
+    },
+  },
+  'env pull': {
+    usage: 'env pull <project id or name> [--target development|preview|production]',
+    args: ['project'],
+    options: { target: { type: 'string' } },
+    async run({ args: [project = ''], flags, client }) {
+      const api = await client();
+      const target = (string(flags, 'target') ?? 'development') as Target;
+      const variables: Record<string, string> = {};
+      const secrets: string[] = [];
+      for await (const variable of api.environment.listVariables(await projectId(api, project), {
+        limit: 100,
+      })) {
+        if (!variable.targets.includes(target)) continue;
+        // A secret is never readable back: it is named, not written as an empty value.
+        if (variable.value === undefined) secrets.push(variable.key);
+        else variables[variable.key] = variable.value;
+      }
+      const note = secrets.length ? `# not readable (secrets): ${secrets.join(', ')}\n` : '';
+      const lines = Object.entries(variables).map(([key, value]) => dotenvLine(key, value));
+      return { json: { target, variables, secrets }, text: `${note}${lines.join('\n')}` };
     },
   },
   'webhooks list': {

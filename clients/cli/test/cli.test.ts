@@ -263,6 +263,68 @@ describe('platform', () => {
     });
   });
 
+  slowly(
+    'adds, lists, updates, pulls and removes environment variables, never showing a secret',
+    async () => {
+      const { env } = await asKey();
+      const project = (await platform(['projects', 'create', '--name', 'envs', '--json'], env)).json as {
+        id: string;
+      };
+      const plain = await platform(
+        [
+          'env',
+          'add',
+          'envs',
+          '--key',
+          'API_URL',
+          '--value',
+          'https://a "b"',
+          '--targets',
+          'development',
+          '--json',
+        ],
+        env,
+      );
+      expect(plain).toMatchObject({
+        code: 0,
+        json: { key: 'API_URL', type: 'plain', value: 'https://a "b"' },
+      });
+      const secret = await platform(
+        ['env', 'add', project.id, '--key', 'TOKEN', '--value', 's3cr3t-v4lue', '--secret', '--json'],
+        env,
+      );
+      expect(secret).toMatchObject({ code: 0, json: { key: 'TOKEN', type: 'secret' } });
+      expect(secret.stdout).not.toContain('s3cr3t-v4lue');
+      const listed = (await platform(['env', 'list', 'envs', '--json'], env)).json as {
+        key: string;
+        value?: string;
+      }[];
+      expect(
+        listed.map(({ key, value }) => ({ key, value })).sort((a, b) => a.key.localeCompare(b.key)),
+      ).toEqual([
+        { key: 'API_URL', value: 'https://a "b"' },
+        { key: 'TOKEN', value: undefined },
+      ]);
+      const { id } = plain.json as { id: string };
+      expect(
+        await platform(['env', 'update', 'envs', id, '--value', 'https://c', '--json'], env),
+      ).toMatchObject({
+        code: 0,
+        json: { id, value: 'https://c' },
+      });
+      expect(await platform(['env', 'pull', 'envs', '--json'], env)).toMatchObject({
+        code: 0,
+        json: { target: 'development', variables: { API_URL: 'https://c' }, secrets: ['TOKEN'] },
+      });
+      const pulled = await platform(['env', 'pull', 'envs'], env);
+      expect(pulled.stdout).toBe('# not readable (secrets): TOKEN\nAPI_URL="https://c"\n');
+      expect(await platform(['env', 'rm', 'envs', id, '--yes', '--json'], env)).toMatchObject({
+        code: 0,
+        json: { id, deleted: true },
+      });
+    },
+  );
+
   slowly('lists, creates, tests and deletes webhooks', async () => {
     const { env } = await asKey();
     const created = await platform(

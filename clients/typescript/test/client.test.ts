@@ -51,7 +51,10 @@ describe('PlatformClient', () => {
     expect(deployment.status).toBe('queued');
     expect((await client.deployments.cancel(deployment.id)).status).toBe('canceled');
     const { events } = await client.deployments.listEvents(deployment.id);
-    expect(events.map((event) => event.status)).toEqual(['queued', 'canceled']);
+    expect(events.map((event) => ('status' in event ? event.status : event.type))).toEqual([
+      'queued',
+      'canceled',
+    ]);
     const forProject = [];
     for await (const item of client.deployments.listForProject(project.id, { status: 'canceled' }))
       forProject.push(item.id);
