@@ -13,7 +13,7 @@ import { tableName } from './tables.ts';
 const READABLE: readonly DeploymentState[] = ['queued', 'building'];
 
 export type BuildEnvReadResult =
-  | { outcome: 'recorded'; projectId: string; branch: string }
+  | { outcome: 'recorded'; projectId: string; branch: string; target?: string }
   | { outcome: 'refused'; status: string }
   | { outcome: 'missing' };
 
@@ -42,7 +42,12 @@ export async function recordBuildEnvRead(
   );
   if (!update.failed) {
     const item = update.result.Attributes ?? {};
-    return { outcome: 'recorded', projectId: String(item.projectId), branch: String(item.branch) };
+    return {
+      outcome: 'recorded',
+      projectId: String(item.projectId),
+      branch: String(item.branch),
+      ...(typeof item.target === 'string' ? { target: item.target } : {}),
+    };
   }
   return update.old ? { outcome: 'refused', status: String(update.old.status) } : { outcome: 'missing' };
 }

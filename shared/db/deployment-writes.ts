@@ -16,7 +16,15 @@ import { updateExpression } from './update-expression.ts';
 // event appended to its history in the same write, so history and status never disagree and a lost
 // race leaves no event behind), and the purge of a deleted project's deployments.
 
-export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
+/**
+ * Puts a new deployment. `target` (production or preview) is kept on the item: what its build-env
+ * answers and a redeploy keeps, without a snapshot item when there are no variables to snapshot.
+ */
+export async function putDeployment(
+  ownerId: string,
+  deployment: Deployment,
+  stored: { target?: string } = {},
+): Promise<void> {
   await putNew(
     (input) => db.send(new PutCommand(input)),
     {
@@ -24,6 +32,7 @@ export async function putDeployment(ownerId: string, deployment: Deployment): Pr
       Item: {
         ownerId,
         ...deployment,
+        ...(stored.target === undefined ? {} : { target: stored.target }),
         events: [
           {
             status: deployment.status,

@@ -69,6 +69,12 @@ async function findItem(ownerId: string, id: string): Promise<Record<string, unk
   return Item;
 }
 
+/** The target stored with a deployment (production or preview), when it has one. */
+export async function findDeploymentTarget(ownerId: string, id: string): Promise<string | undefined> {
+  const item = await findItem(ownerId, id);
+  return typeof item?.target === 'string' ? item.target : undefined;
+}
+
 export async function findDeployment(ownerId: string, id: string): Promise<Deployment | undefined> {
   const item = await findItem(ownerId, id);
   return item ? toDeployment(item) : undefined;

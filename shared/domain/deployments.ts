@@ -43,13 +43,13 @@ export async function createDeployment(
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
   };
-  // The variables it builds with, taken first: no deployment exists without its snapshot.
-  await snapshotForDeployment(
+  // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
+  const environmentTarget = await snapshotForDeployment(
     caller.userId,
     deployment,
     'productionBranch' in target ? target.productionBranch : undefined,
   );
-  await putDeployment(caller.userId, deployment);
+  await putDeployment(caller.userId, deployment, { target: environmentTarget });
   return deployment;
 }
 

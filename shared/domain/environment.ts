@@ -1,11 +1,16 @@
 import type * as z from 'zod/mini';
 import { recordBuildEnvRead } from '#shared/db/build-env-reads.ts';
+import { findDeploymentTarget } from '#shared/db/deployments.ts';
 import * as snapshots from '#shared/db/env-snapshots.ts';
 import * as store from '#shared/db/environment-variables.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { findProject } from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { type DeploymentTarget, deploymentTarget } from '#shared/model/deployment-target.ts';
+import {
+  DEPLOYMENT_TARGETS,
+  type DeploymentTarget,
+  deploymentTarget,
+} from '#shared/model/deployment-target.ts';
 import {
   canonicalTargets,
   ENVIRONMENT_TARGETS,
@@ -322,10 +327,10 @@ export async function snapshotForDeployment(
   ownerId: string,
   deployment: { id: string; projectId: string; branch: string; redeployOf?: string },
   productionBranch?: string,
-): Promise<void> {
+): Promise<DeploymentTarget> {
   const { id, projectId, branch, redeployOf } = deployment;
   let target: DeploymentTarget | undefined =
-    redeployOf === undefined ? undefined : await snapshots.snapshotTarget(projectId, redeployOf);
+    redeployOf === undefined ? undefined : await originalTarget(ownerId, projectId, redeployOf);
   if (target === undefined) {
     const production = productionBranch ?? (await findProject(ownerId, projectId))?.productionBranch;
     target = deploymentTarget(branch, production ?? '');
@@ -338,12 +343,27 @@ export async function snapshotForDeployment(
     // Fewer than the head counts: a replace deleted that version meanwhile. Read the new one.
     if (variables.length === head.count) break;
   }
-  await snapshots.putSnapshot(projectId, id, {
-    target,
-    variables: variables
-      .filter((variable) => target !== undefined && variable.targets.includes(target))
-      .map(({ id: variableId, key, type, sealed }) => ({ id: variableId, key, type, sealed: sealed ?? '' })),
-  });
+  const chosen = target;
+  const forTarget = variables
+    .filter((variable) => variable.targets.includes(chosen))
+    .map(({ id: variableId, key, type, sealed }) => ({ id: variableId, key, type, sealed: sealed ?? '' }));
+  // No variables, no snapshot item: the deployment keeps its target itself (the caller stores it),
+  // so a project without variables pays one read here and no write.
+  if (forTarget.length > 0) await snapshots.putSnapshot(projectId, id, { target, variables: forTarget });
+  return target;
+}
+
+const isDeploymentTarget = (value: unknown): value is DeploymentTarget =>
+  (DEPLOYMENT_TARGETS as readonly unknown[]).includes(value);
+
+/** The target a redeploy keeps: the one stored with its original, else (older items) its snapshot's. */
+async function originalTarget(
+  ownerId: string,
+  projectId: string,
+  originalId: string,
+): Promise<DeploymentTarget | undefined> {
+  const stored = await findDeploymentTarget(ownerId, originalId);
+  return isDeploymentTarget(stored) ? stored : snapshots.snapshotTarget(projectId, originalId);
 }
 
 /**
@@ -362,7 +382,9 @@ export async function readBuildEnvironment(caller: Caller, deploymentId: string)
   }
   const snapshot = await snapshots.readSnapshot(read.projectId, deploymentId);
   if (!snapshot) {
-    // Made before snapshots existed: it builds with none.
+    // No variables for its target when it was made (or made before snapshots existed): it builds
+    // with none, for the target stored with it (older deployments: the branch rule).
+    if (isDeploymentTarget(read.target)) return { variables: {}, target: read.target };
     const project = await findProject(caller.userId, read.projectId);
     return { variables: {}, target: deploymentTarget(read.branch, project?.productionBranch ?? '') };
   }
