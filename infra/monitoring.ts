@@ -118,22 +118,28 @@ export class Monitoring extends Construct {
 
     for (const [name, api] of Object.entries(props.apis)) this.apiAlarms(name, api, thresholds);
 
+    // Errors per function (one metric each: an alarm metric costs $0.10 a month, docs/costs.md), and
+    // throttles once for the region: Lambda throttles when the account's concurrency runs out, which
+    // is not one function's fault, and the region-wide metric is one metric instead of one a function.
     for (const [name, fn] of props.functions) {
       this.alarm(`${name}Faults`, {
-        metric: new MathExpression({
-          expression: 'errors + throttles',
-          usingMetrics: {
-            errors: fn.metricErrors({ period: PERIOD }),
-            throttles: fn.metricThrottles({ period: PERIOD }),
-          },
-          label: `${name} errors + throttles`,
-          period: PERIOD,
-        }),
+        metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
         threshold: thresholds.functionFaults,
-        description: `${name}: ${thresholds.functionFaults} or more errors and throttles in 5 minutes`,
+        description: `${name}: ${thresholds.functionFaults} or more errors in 5 minutes`,
         orEqual: true,
       });
     }
+    this.alarm('LambdaThrottles', {
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'Throttles',
+        period: PERIOD,
+        statistic: 'Sum',
+      }),
+      threshold: thresholds.functionFaults,
+      description: `Lambda (the whole region's functions): ${thresholds.functionFaults} or more throttled invocations in 5 minutes`,
+      orEqual: true,
+    });
 
     for (const [name, table] of Object.entries(props.tables)) {
       const operations = {

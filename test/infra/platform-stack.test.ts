@@ -816,7 +816,7 @@ describe('PlatformStack, operable', () => {
     });
   });
 
-  it('alarms on the errors and throttles of every function that serves a route', () => {
+  it('alarms on the errors of every function that serves a route, and on throttles once for the region', () => {
     for (const handler of handlers()) {
       const name = handler
         .split('-')
@@ -824,8 +824,11 @@ describe('PlatformStack, operable', () => {
         .join('');
       const [faults] = alarmOn(`${name}: `);
       if (!faults) throw new Error(`No fault alarm for ${handler}`);
-      expect(metricNamesOf(faults).sort()).toEqual(['Errors', 'Throttles']);
+      expect(metricNamesOf(faults)).toEqual(['Errors']);
     }
+    const [throttles] = alarmOn('Lambda (the whole region');
+    if (!throttles) throw new Error('No throttles alarm');
+    expect(metricNamesOf(throttles)).toEqual(['Throttles']);
   });
 
   it('alarms on throttled requests and system errors of every table', () => {

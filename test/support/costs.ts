@@ -10,6 +10,8 @@ export const PRICES = {
   wafRule: 1,
   secret: 0.4,
   dashboard: 3,
+  /** A customer managed KMS key; its yearly rotation keeps it one key (AWS bills each rotated version after the first two: $1 more from the third year). */
+  kmsKey: 1,
   alarmMetric: 0.1,
   /** Lambda's long polling of an idle SQS event source: about 650,000 ReceiveMessage calls a month at $0.40 a million. */
   idleQueuePolling: 0.26,
@@ -55,6 +57,11 @@ export function fixedMonthlyCost(resources: Resources): { lines: CostLine[]; tot
       item: 'CloudWatch dashboard',
       count: ofType('AWS::CloudWatch::Dashboard').length,
       monthly: PRICES.dashboard,
+    },
+    {
+      item: 'KMS key (environment variables)',
+      count: ofType('AWS::KMS::Key').length,
+      monthly: PRICES.kmsKey,
     },
     { item: 'CloudWatch alarm metrics', count: metrics, monthly: PRICES.alarmMetric },
     { item: 'SQS event source, idle polling', count: polled, monthly: PRICES.idleQueuePolling },
