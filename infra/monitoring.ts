@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
-import { type ApiGroup, type Route, routes } from '../shared/routes.ts';
+import type { Route } from '../shared/routes.ts';
 
 // What the people on call are told, and where they look. Every alarm goes to one SNS topic; its
 // thresholds are stack settings with defaults that page for a real outage and not for one slow
@@ -52,12 +52,11 @@ export interface MonitoringProps {
   dashboardName: string;
   /** The `Service` dimension the functions give their metrics (the stack's name). */
   serviceName: string;
+  /** The rows the stack serves: the dashboard graphs each one. */
+  routes: readonly Route[];
 }
 
 const PERIOD = Duration.minutes(5);
-
-/** A group's rows, its fallback included (unknown paths are traffic too); the docs' files are one route each. */
-const routesOf = (api: ApiGroup): Route[] => routes.filter((route) => route.api === api);
 
 /** The item operations the functions make: DynamoDB reports throttles and errors per operation. */
 const OPERATIONS = [
@@ -151,7 +150,9 @@ export class Monitoring extends Construct {
           }),
       ),
     );
-    // Per route, from the metrics each function's access line carries (shared/http/metrics.ts).
+    // Per route, from the metrics each function's access line carries (shared/http/metrics.ts). A
+    // group's rows include its fallback (unknown paths are traffic too); the docs' files are one route each.
+    const routesOf = (api: Route['api']): Route[] => props.routes.filter((route) => route.api === api);
     for (const api of ['platform', 'backend'] as const) {
       const perRoute = (name: string, statistic: string, rows = routesOf(api)) =>
         rows.map(
@@ -184,7 +185,7 @@ export class Monitoring extends Construct {
         ),
       );
     }
-    const login = routes.filter((route) => route.handler === 'login');
+    const login = props.routes.filter((route) => route.handler === 'login');
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'login failures',

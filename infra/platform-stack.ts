@@ -33,7 +33,14 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { PUBLIC_KEY_VARIABLE } from '../shared/domain/key-identity.ts';
-import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes, stageNames } from '../shared/routes.ts';
+import {
+  type ApiGroup,
+  type FallbackRoute,
+  isFallback,
+  type Route,
+  routes,
+  stageNames,
+} from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
@@ -64,6 +71,13 @@ export interface PlatformStackProps extends StackProps {
   alarmThresholds?: Partial<AlarmThresholds>;
   /** An address subscribed to the alarm topic. */
   alarmEmail?: string;
+  /**
+   * The rows to serve: the route table (shared/routes.ts) unless given. Tests add generated rows to
+   * measure what the stack's growth costs.
+   */
+  routes?: readonly Route[];
+  /** A handler's entry file: `functions/<handler>.ts` unless given (generated rows have none there). */
+  functionEntry?: (handler: string) => string | undefined;
 }
 
 /** One JSON line per request at the edge, with what WAF decided; the functions log their own line. */
@@ -99,6 +113,7 @@ export class PlatformStack extends Stack {
   readonly stage: string | undefined;
   readonly monitoring: Monitoring;
   private readonly logRetention: RetentionDays;
+  private readonly routes: readonly Route[];
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -109,6 +124,7 @@ export class PlatformStack extends Stack {
     }
     this.stage = props.stage;
     this.logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    this.routes = props.routes ?? routes;
 
     this.tables = byKey(tableKeys, (key) => this.addTable(key, tables[key]));
     this.secrets = {
@@ -132,12 +148,15 @@ export class PlatformStack extends Stack {
 
     // One function per handler: rows that share one (the docs) are methods of the same function.
     const functions = new Map<string, EndpointFunction>();
-    for (const route of routes) {
+    for (const route of this.routes) {
       if (functions.has(route.handler)) continue;
+      const entry = props.functionEntry?.(route.handler);
       functions.set(
         route.handler,
         new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
           route,
+          rows: this.routes.filter((row) => row.handler === route.handler),
+          ...(entry === undefined ? {} : { entry }),
           tables: this.tables,
           // Every function names its metrics after the stack; only those that admit keys verify them.
           environment: { SERVICE_NAME: this.stackName, ...(route.access === 'apiKey' ? environment : {}) },
@@ -203,6 +222,7 @@ export class PlatformStack extends Stack {
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       dashboardName: this.named('operations'),
       serviceName: this.stackName,
+      routes: this.routes,
     });
 
     webhooks.deadLetterAlarm.addAlarmAction(this.monitoring.action);
@@ -352,14 +372,17 @@ export class PlatformStack extends Stack {
     addContractGatewayResponses(api);
     acknowledgeApiFindings(api);
 
-    const endpoints = endpointsOf(group);
+    const endpoints = this.routes.filter((route) => route.api === group && !isFallback(route));
     for (const route of endpoints) {
       // Without test invoke, each method adds one statement to its function's resource policy, not two.
       const integration = new LambdaIntegration(functionOf(route), { allowTestInvoke: false });
       api.root.resourceForPath(route.path).addMethod(route.method, integration);
     }
 
-    const fallback = fallbackOf(group);
+    const fallback = this.routes.find(
+      (route): route is FallbackRoute => route.api === group && isFallback(route),
+    );
+    if (!fallback) throw new Error(`No fallback route for the ${group} API`);
     // One API-wide permission instead of one per method keeps the fallback's resource policy small.
     const fallbackIntegration = new LambdaIntegration(functionOf(fallback), {
       scopePermissionToMethod: false,

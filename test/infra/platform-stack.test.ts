@@ -366,7 +366,7 @@ describe('PlatformStack', () => {
   });
 
   it('deploys one function per handler of the route table and per consumer, and besides them only the public-key custom resource', () => {
-    const ours = new Set(handlers().map(describeFunction));
+    const ours = new Set(handlers().map((handler) => describeFunction(handler)));
     const others = functions.filter(([, fn]) => !ours.has(fn.Properties.Description ?? ''));
     expect(functions).toHaveLength(handlers().length + others.length);
     expect(others.map(([, fn]) => fn.Properties.Description).sort()).toEqual(
