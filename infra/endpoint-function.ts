@@ -139,6 +139,8 @@ export interface EndpointFunctionProps {
   rows?: readonly Route[];
   /** Its entry file: `functions/<handler>.ts` unless the stack was given another place. */
   entry?: string;
+  /** Its name, which the alarms find it by (infra/monitoring.ts). */
+  functionName?: string;
   /** Every table of the stack; the function binds only those its row names. */
   tables: Record<TableKey, ITable>;
   /** Variables every function gets (table variables are added by `bindTable`, with their grants). */
@@ -167,6 +169,7 @@ export class EndpointFunction extends NodejsFunction {
     });
     super(scope, id, {
       description: describeFunction(route.handler, rows),
+      ...(props.functionName === undefined ? {} : { functionName: props.functionName }),
       entry: props.entry ?? join(repoRoot, 'functions', `${route.handler}.ts`),
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),

@@ -21,9 +21,8 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import {
   Architecture,
   type IFunction,
-  ParamsAndSecretsLayerVersion,
+  type ParamsAndSecretsLayerVersion,
   ParamsAndSecretsLogLevel,
-  ParamsAndSecretsVersions,
   Runtime,
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -42,6 +41,7 @@ import {
   stageNames,
 } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/secrets.ts';
+import { acknowledgeApiFindings } from './api-findings.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { functionRole } from './function-role.ts';
@@ -49,6 +49,8 @@ import { addContractGatewayResponses } from './gateway-responses.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 import { ProjectPurge } from './project-purge.ts';
+import { familyKeyOf, RouteFamily, routeFamilies } from './route-family.ts';
+import { secretsExtensionLayer } from './secrets-extension.ts';
 import { Webhooks } from './webhooks.ts';
 
 /** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
@@ -76,6 +78,11 @@ export interface PlatformStackProps extends StackProps {
    * measure what the stack's growth costs.
    */
   routes?: readonly Route[];
+  /**
+   * The Parameters and Secrets extension's layer version ARN (arm64) for a region CDK's table lacks
+   * (`-c secretsExtensionLayerArn=...`, infra/secrets-extension.ts).
+   */
+  secretsExtensionLayerArn?: string;
   /** A handler's entry file: `functions/<handler>.ts` unless given (generated rows have none there). */
   functionEntry?: (handler: string) => string | undefined;
 }
@@ -140,39 +147,37 @@ export class PlatformStack extends Stack {
       ),
     };
     // Serves the secrets on localhost (shared/secrets.ts); its cache keeps a value a minute.
-    const secretsExtension = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+    const secretsExtension = secretsExtensionLayer(this, props.secretsExtensionLayerArn, {
       secretsManagerTtl: Duration.minutes(1),
       logLevel: ParamsAndSecretsLogLevel.WARN,
     });
     const environment = { [PUBLIC_KEY_VARIABLE]: this.keySigningPublicKey(secretsExtension) };
 
-    // One function per handler: rows that share one (the docs) are methods of the same function.
-    const functions = new Map<string, EndpointFunction>();
-    for (const route of this.routes) {
-      if (functions.has(route.handler)) continue;
+    // One function per handler: rows that share one (the docs) are methods of the same function. The
+    // fallbacks' functions live in the root stack beside their APIs; every other row's in its family's
+    // nested stack (infra/route-family.ts).
+    const endpointFunction = (scope: Construct, route: Route, rows: readonly Route[]): EndpointFunction => {
       const entry = props.functionEntry?.(route.handler);
-      functions.set(
-        route.handler,
-        new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
-          route,
-          rows: this.routes.filter((row) => row.handler === route.handler),
-          ...(entry === undefined ? {} : { entry }),
-          tables: this.tables,
-          // Every function names its metrics after the stack; only those that admit keys verify them.
-          environment: { SERVICE_NAME: this.stackName, ...(route.access === 'apiKey' ? environment : {}) },
-          secrets: this.secrets,
-          secretsExtension,
-          logRetention: this.logRetention,
-          ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
-            ? { reservedConcurrency: props.authReservedConcurrency }
-            : {}),
-        }),
-      );
-    }
-    const functionOf = (route: Route): EndpointFunction => {
-      const fn = functions.get(route.handler);
-      if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
-      return fn;
+      return new EndpointFunction(scope, `${pascalCase(route.handler)}Function`, {
+        route,
+        rows,
+        ...(entry === undefined ? {} : { entry }),
+        functionName: this.routeFunctionName(route.handler),
+        tables: this.tables,
+        // Every function names its metrics after the stack; only those that admit keys verify them.
+        environment: { SERVICE_NAME: this.stackName, ...(route.access === 'apiKey' ? environment : {}) },
+        secrets: this.secrets,
+        secretsExtension,
+        logRetention: this.logRetention,
+        ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
+          ? { reservedConcurrency: props.authReservedConcurrency }
+          : {}),
+      });
+    };
+    const functions = new Map<string, EndpointFunction>();
+    this.apis = {
+      platform: this.addApi('PlatformApi', 'platform', endpointFunction, functions),
+      backend: this.addApi('BackendApi', 'backend', endpointFunction, functions),
     };
 
     // Webhooks: the stream consumer, the delivery queue and its function (infra/webhooks.ts).
@@ -186,11 +191,6 @@ export class PlatformStack extends Stack {
       deployments: this.tables.deployments,
       logRetention: this.logRetention,
     });
-
-    this.apis = {
-      platform: this.addApi('PlatformApi', 'platform', functionOf),
-      backend: this.addApi('BackendApi', 'backend', functionOf),
-    };
 
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -213,8 +213,8 @@ export class PlatformStack extends Stack {
       thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
       ...(props.alarmEmail === undefined ? {} : { alarmEmail: props.alarmEmail }),
       apis: { Platform: this.apis.platform, Backend: this.apis.backend },
+      routeFunctionPrefix: this.routeFunctionName(''),
       functions: new Map<string, IFunction>([
-        ...[...functions].map(([handler, fn]): [string, IFunction] => [pascalCase(handler), fn]),
         ['WebhookFanOut', webhooks.fanOut],
         ['WebhookDelivery', webhooks.delivery],
         ['PurgeProject', purge.function],
@@ -344,11 +344,17 @@ export class PlatformStack extends Stack {
   }
 
   /**
-   * One REST API per group: a method per row, and the group's fallback function on `ANY` of the root,
-   * of `/{proxy+}` and of every resource the rows create, so that unknown paths (404) and known paths
-   * with another method (405) reach one function that answers in the contract's format.
+   * One REST API per group, in the root stack with its stage, its gateway responses and its fallback
+   * function: `ANY` on the root and on `/{proxy+}` here, and on every resource the rows create in their
+   * families' nested stacks, so that unknown paths (404) and known paths with another method (405)
+   * reach one function that answers in the contract's format. The families add a method per row.
    */
-  private addApi(id: string, group: ApiGroup, functionOf: (route: Route) => EndpointFunction): RestApi {
+  private addApi(
+    id: string,
+    group: ApiGroup,
+    endpointFunction: (scope: Construct, route: Route, rows: readonly Route[]) => EndpointFunction,
+    functions: Map<string, EndpointFunction>,
+  ): RestApi {
     const api = new RestApi(this, id, {
       // Today's names without a stage; with one, the stage is in them.
       restApiName: this.stage === undefined ? id : `${id}-${this.stage}`,
@@ -372,25 +378,46 @@ export class PlatformStack extends Stack {
     addContractGatewayResponses(api);
     acknowledgeApiFindings(api);
 
-    const endpoints = this.routes.filter((route) => route.api === group && !isFallback(route));
-    for (const route of endpoints) {
-      // Without test invoke, each method adds one statement to its function's resource policy, not two.
-      const integration = new LambdaIntegration(functionOf(route), { allowTestInvoke: false });
-      api.root.resourceForPath(route.path).addMethod(route.method, integration);
-    }
-
-    const fallback = this.routes.find(
-      (route): route is FallbackRoute => route.api === group && isFallback(route),
-    );
+    const rows = this.routes.filter((route) => route.api === group);
+    const fallback = rows.find((route): route is FallbackRoute => isFallback(route));
     if (!fallback) throw new Error(`No fallback route for the ${group} API`);
+    const fallbackFunction = endpointFunction(this, fallback, [fallback]);
+    functions.set(fallback.handler, fallbackFunction);
     // One API-wide permission instead of one per method keeps the fallback's resource policy small.
-    const fallbackIntegration = new LambdaIntegration(functionOf(fallback), {
-      scopePermissionToMethod: false,
-    });
-    for (const path of resourcePaths([...endpoints, fallback])) {
-      api.root.resourceForPath(path).addMethod(fallback.method, fallbackIntegration);
+    const fallbackIntegration = new LambdaIntegration(fallbackFunction, { scopePermissionToMethod: false });
+    api.root.addMethod(fallback.method, fallbackIntegration);
+    api.root.resourceForPath(fallback.path).addMethod(fallback.method, fallbackIntegration);
+
+    const deployment = api.latestDeployment;
+    if (!deployment) throw new Error(`The ${group} API has no deployment`);
+    for (const familyRows of routeFamilies(rows)) {
+      const family = new RouteFamily(this, `${id}${familyIdOf(familyRows)}Routes`, {
+        api,
+        stageName: stageNames[group],
+        rows: familyRows,
+        fallback: fallbackFunction,
+        endpointFunction,
+      });
+      for (const [handler, fn] of family.functions) functions.set(handler, fn);
+      // The stage's deployment comes after the families' methods, and a new one whenever the rows
+      // change: CDK cannot see methods made in other stacks.
+      deployment.node.addDependency(family);
     }
+    deployment.addToLogicalId({
+      rows: rows.map((route) => `${route.method} ${route.path} ${route.handler}`),
+    });
     return api;
+  }
+
+  /**
+   * A route function's name: the stack's name, an underscore (never part of a stack name, so one
+   * stage's prefix never matches another's) and the handler. The alarms find the stack's route
+   * functions by this prefix (infra/monitoring.ts).
+   */
+  private routeFunctionName(handler: string): string {
+    const name = `${this.stackName}_${handler}`;
+    if (name.length > 64) throw new Error(`Function name over 64 characters: ${name}`);
+    return name;
   }
 
   /** The stage's invoke URL without a trailing slash (RestApi's own `url` ends in one). */
@@ -399,38 +426,22 @@ export class PlatformStack extends Stack {
   }
 }
 
-/** The root and every resource the routes' paths pass through: `/a/{id}/b` gives `/a`, `/a/{id}`, `/a/{id}/b`. */
-function resourcePaths(routesOfGroup: readonly Route[]): string[] {
-  const paths = new Set<string>(['/']);
-  for (const route of routesOfGroup) {
-    const parts = route.path.split('/').filter((part) => part !== '');
-    parts.forEach((_, index) => {
-      paths.add(`/${parts.slice(0, index + 1).join('/')}`);
-    });
-  }
-  return [...paths];
+/** A family's construct id from its first segments: `projects` -> `Projects`, `openapi.json` -> `OpenapiJson`. */
+function familyIdOf(rows: readonly Route[]): string {
+  return [...new Set(rows.map(familyKeyOf))]
+    .sort()
+    .map((key) =>
+      key
+        .split(/[^A-Za-z0-9]+/)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join(''),
+    )
+    .join('');
 }
 
 function byKey<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
   // Complete by construction: every key of `keys` gets its value.
   return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, V>;
-}
-
-/** What cdk-nag's AWS Solutions rules ask of an API that this design answers another way. */
-function acknowledgeApiFindings(api: RestApi): void {
-  const why = {
-    'AwsSolutions-APIG4':
-      'Authorization is the API key of the contract (Authorization: Bearer), checked by each function against DynamoDB with its own rate limit; public rows (health, auth, docs) are public by design',
-    'AwsSolutions-COG4':
-      'No Cognito: clients authenticate with the API keys the contract defines, which users create, list and revoke through the API',
-    'AwsSolutions-APIG2':
-      "Every input (path, query, headers, body, its size and type) is validated by zod in the function, which answers the contract's JSON errors; API Gateway's validators cannot",
-    'AwsSolutions-APIG6':
-      'JSON access logs are on for every stage and each function logs one line per request; execution logs would repeat them into a log group API Gateway creates without retention',
-    'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':
-      "The account's API Gateway logging role (needed for access logs) with the policy AWS provides for exactly that",
-  };
-  for (const [id, reason] of Object.entries(why)) Validations.of(api).acknowledge({ id, reason });
 }
 
 /**

@@ -12,6 +12,10 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   logRetentionDays            days function and access logs are kept (default 30; CloudWatch's values)
 //   alarmEmail                  an address subscribed to the alarm topic
 //   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/monitoring.ts)
+//   secretsExtensionLayerArn    the Parameters and Secrets extension's arm64 layer for a region CDK's
+//                               table lacks (infra/secrets-extension.ts)
+//
+// And the region, which is not optional (`regionOf`): -c region=..., or AWS_REGION / AWS_DEFAULT_REGION.
 
 export const BASE_STACK_NAME = 'PlatformStack';
 
@@ -48,6 +52,10 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
     const value = wholeNumber(read, name, 1);
     if (value !== undefined) alarmThresholds[name] = value;
   }
+  const secretsExtensionLayerArn = read('secretsExtensionLayerArn');
+  if (secretsExtensionLayerArn !== undefined && typeof secretsExtensionLayerArn !== 'string') {
+    throw new Error('-c secretsExtensionLayerArn must be a layer version ARN');
+  }
   return {
     stackName: stage === undefined ? BASE_STACK_NAME : `${BASE_STACK_NAME}-${stage}`,
     props: {
@@ -59,7 +67,26 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
       ...(authReservedConcurrency === undefined ? {} : { authReservedConcurrency }),
       ...(logRetention === undefined ? {} : { logRetention: logRetention as RetentionDays }),
       ...(alarmEmail === undefined ? {} : { alarmEmail }),
+      ...(secretsExtensionLayerArn === undefined ? {} : { secretsExtensionLayerArn }),
       alarmThresholds,
     },
   };
+}
+
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/**
+ * The region the stack is for: `-c region=...`, else AWS_REGION, else AWS_DEFAULT_REGION. Not the CDK
+ * CLI's CDK_DEFAULT_REGION: without a configured region the CLI sets it to us-east-1, and a template
+ * pinned there by accident lands there or fails elsewhere. No region is an error, in one line.
+ */
+export function regionOf(read: ContextReader, environment: NodeJS.ProcessEnv): string {
+  const given = read('region') ?? environment.AWS_REGION ?? environment.AWS_DEFAULT_REGION;
+  if (given === undefined || given === '') {
+    throw new Error(
+      'No region given: pass -c region=<region> (e.g. -c region=eu-west-1) or set AWS_REGION; the template names its region',
+    );
+  }
+  if (typeof given !== 'string' || !REGION.test(given)) throw new Error(`Not a region: ${String(given)}`);
+  return given;
 }
