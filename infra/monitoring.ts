@@ -48,10 +48,10 @@ export interface MonitoringProps {
   alarmEmail?: string;
   apis: Record<string, RestApi>;
   /**
-   * The name prefix of every route function (`<stack>_`): two alarms watch them all, each failing
+   * How every route function's name ends (`-<stack>`): two alarms watch them all, each failing
    * function a contributor named in the alarm, so adding a route adds no alarm.
    */
-  routeFunctionPrefix: string;
+  routeFunctionSuffix: string;
   /** Functions with an alarm of their own (the consumers): a fixed few, whatever the routes. */
   functions: ReadonlyMap<string, IFunction>;
   tables: Record<string, Table>;
@@ -108,7 +108,7 @@ export class Monitoring extends Construct {
     }
 
     // Route functions: one Metrics Insights query over the AWS/Lambda metrics of every function whose
-    // name starts with the stack's prefix, grouped by function. The alarm evaluates each function's
+    // name ends in the stack's suffix, grouped by function. The alarm evaluates each function's
     // series on its own (a multi time series alarm), and its state reason and contributors name the
     // functions over the threshold. AWS's own metrics: a function that cannot start still counts.
     for (const [metricName, what] of [
@@ -117,12 +117,12 @@ export class Monitoring extends Construct {
     ] as const) {
       this.alarm(`RouteFunction${metricName}`, {
         metric: new MathExpression({
-          expression: `SELECT SUM(${metricName}) FROM SCHEMA("AWS/Lambda", FunctionName) WHERE FunctionName LIKE '${props.routeFunctionPrefix}%' GROUP BY FunctionName`,
+          expression: `SELECT SUM(${metricName}) FROM SCHEMA("AWS/Lambda", FunctionName) WHERE FunctionName LIKE '%${props.routeFunctionSuffix}' GROUP BY FunctionName`,
           label: `route functions: ${what}`,
           period: PERIOD,
         }),
         threshold: thresholds.functionFaults,
-        description: `A route function (${props.routeFunctionPrefix}<handler>) had ${thresholds.functionFaults} or more ${what} in 5 minutes; the alarm's contributors name it`,
+        description: `A route function (<handler>${props.routeFunctionSuffix}) had ${thresholds.functionFaults} or more ${what} in 5 minutes; the alarm's contributors name it`,
         orEqual: true,
       });
     }

@@ -213,7 +213,7 @@ export class PlatformStack extends Stack {
       thresholds: { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds },
       ...(props.alarmEmail === undefined ? {} : { alarmEmail: props.alarmEmail }),
       apis: { Platform: this.apis.platform, Backend: this.apis.backend },
-      routeFunctionPrefix: this.routeFunctionName(''),
+      routeFunctionSuffix: `-${this.stackName}`,
       functions: new Map<string, IFunction>([
         ['WebhookFanOut', webhooks.fanOut],
         ['WebhookDelivery', webhooks.delivery],
@@ -410,12 +410,12 @@ export class PlatformStack extends Stack {
   }
 
   /**
-   * A route function's name: the stack's name, an underscore (never part of a stack name, so one
-   * stage's prefix never matches another's) and the handler. The alarms find the stack's route
-   * functions by this prefix (infra/monitoring.ts).
+   * A route function's name: the handler, then the stack's name (`list-projects-PlatformStack`). The
+   * alarms find the stack's route functions by that ending (infra/monitoring.ts); another stage's
+   * names end in `-PlatformStack-<stage>`, so they never match, whatever LIKE makes of `_`.
    */
   private routeFunctionName(handler: string): string {
-    const name = `${this.stackName}_${handler}`;
+    const name = `${handler}-${this.stackName}`;
     if (name.length > 64) throw new Error(`Function name over 64 characters: ${name}`);
     return name;
   }

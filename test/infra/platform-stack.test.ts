@@ -825,19 +825,19 @@ describe('PlatformStack, operable', () => {
         threshold: alarm.Threshold,
       }));
     const over = (metric: string) =>
-      `SELECT SUM(${metric}) FROM SCHEMA("AWS/Lambda", FunctionName) WHERE FunctionName LIKE 'PlatformStack_%' GROUP BY FunctionName`;
+      `SELECT SUM(${metric}) FROM SCHEMA("AWS/Lambda", FunctionName) WHERE FunctionName LIKE '%-PlatformStack' GROUP BY FunctionName`;
     expect(queries).toEqual([
       { query: [over('Errors')], threshold: 5 },
       { query: [over('Throttles')], threshold: 5 },
     ]);
-    // Each route function is a contributor of both: its name starts with the stack's prefix.
+    // Each route function is a contributor of both: its name ends in the stack's name.
     const names = handlers().map((handler) => {
       const [, fn] =
         functions.find(([, candidate]) => candidate.Properties.Description === describeFunction(handler)) ??
         [];
       return (fn?.Properties as { FunctionName?: string } | undefined)?.FunctionName;
     });
-    expect(names).toEqual(handlers().map((handler) => `PlatformStack_${handler}`));
+    expect(names).toEqual(handlers().map((handler) => `${handler}-PlatformStack`));
     // The consumers keep an alarm each: a fixed few, whatever the routes.
     for (const name of ['WebhookFanOut', 'WebhookDelivery', 'PurgeProject']) {
       const [faults] = alarmOn(`${name}: `);
