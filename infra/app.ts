@@ -1,16 +1,24 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PlatformStack } from './platform-stack.ts';
-import { stackSettingsOf } from './stack-settings.ts';
+import { regionOf, stackSettingsOf } from './stack-settings.ts';
 
 const app = new App();
 // AWS's own security rules on every synth and deploy: a finding not acknowledged (with its reason,
 // beside the construct it is about) fails the synth.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-const { stackName, props } = stackSettingsOf((key) => app.node.tryGetContext(key));
+const read = (key: string): unknown => app.node.tryGetContext(key);
 
-// The CLI's account and region when it has them; otherwise the template stays environment-agnostic.
-new PlatformStack(app, stackName, {
-  ...props,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-});
+try {
+  const { stackName, props } = stackSettingsOf(read);
+  // The region is explicit (infra/stack-settings.ts): the template names it. The account is the
+  // CLI's when it has credentials; otherwise the template leaves it to the deploy.
+  new PlatformStack(app, stackName, {
+    ...props,
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: regionOf(read, process.env) },
+  });
+} catch (error) {
+  // A setting that is wrong or missing: one line, not a stack trace.
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}

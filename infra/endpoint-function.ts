@@ -112,13 +112,13 @@ const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`
  * A route function's esbuild options: the shared ones, its own rows compiled in (so that the route
  * table stays out of its bundle, shared/http/own-rows.ts), and the files it reads copied beside it.
  */
-export function bundlingOf(handler: string): BundlingOptions {
+export function bundlingOf(handler: string, rows: readonly Route[] = rowsOf(handler)): BundlingOptions {
   const files = filesBesideBundle[handler];
   return {
     ...FUNCTION_BUNDLING,
     define: {
       ...FUNCTION_BUNDLING.define,
-      [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rowsOf(handler))),
+      [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rows)),
     },
     ...(files && {
       commandHooks: {
@@ -137,6 +137,12 @@ export interface EndpointFunctionProps {
    * that share its handler (the docs) are served by the same function.
    */
   route: Route;
+  /** Every row its handler serves (the route table's, unless the stack was given other rows). */
+  rows?: readonly Route[];
+  /** Its entry file: `functions/<handler>.ts` unless the stack was given another place. */
+  entry?: string;
+  /** Its name, which the alarms find it by (infra/monitoring.ts). */
+  functionName?: string;
   /** Every table of the stack; the function binds only those its row names. */
   tables: Record<TableKey, ITable>;
   /** Variables every function gets (table variables are added by `bindTable`, with their grants). */
@@ -159,14 +165,16 @@ export class EndpointFunction extends NodejsFunction {
 
   constructor(scope: Construct, id: string, props: EndpointFunctionProps) {
     const { route } = props;
+    const rows = props.rows ?? rowsOf(route.handler);
     // An explicit log group instead of `logRetention`, which would add a helper function to the stack.
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     super(scope, id, {
-      description: describeFunction(route.handler),
-      entry: join(repoRoot, 'functions', `${route.handler}.ts`),
+      description: describeFunction(route.handler, rows),
+      ...(props.functionName === undefined ? {} : { functionName: props.functionName }),
+      entry: props.entry ?? join(repoRoot, 'functions', `${route.handler}.ts`),
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
@@ -184,7 +192,7 @@ export class EndpointFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       logGroup,
       role: functionRole(scope, `${id}Role`, logGroup),
-      bundling: bundlingOf(route.handler),
+      bundling: bundlingOf(route.handler, rows),
     });
     this.route = route;
     for (const key of tableKeys) {
@@ -244,7 +252,6 @@ export function bindTable(
  * A handler's function's description: its rows' methods and paths and its group, e.g.
  * `GET /projects/{id} (platform)`; test/infra finds a row's function by it.
  */
-export function describeFunction(handler: string): string {
-  const rows = rowsOf(handler);
+export function describeFunction(handler: string, rows: readonly Route[] = rowsOf(handler)): string {
   return `${rows.map((row) => `${row.method} ${row.path}`).join(', ')} (${rows[0]?.api ?? 'no route'})`;
 }

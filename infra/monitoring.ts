@@ -17,7 +17,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
-import { type ApiGroup, type Route, routes } from '../shared/routes.ts';
+import type { ApiGroup, Route } from '../shared/routes.ts';
 import { actionsGrantedOn } from './endpoint-function.ts';
 
 // What the people on call are told, and where they look. Every alarm goes to one SNS topic; its
@@ -37,7 +37,7 @@ export interface AlarmThresholds {
   minimumRequests: number;
   /** How far behind its stream a consumer may fall, in minutes (IteratorAge). */
   iteratorAgeMinutes: number;
-  /** A function's errors plus throttles over 5 minutes. */
+  /** A function's errors over 5 minutes (and the region's throttled invocations). */
   functionFaults: number;
   /** A table's throttled requests, or its system errors, over 5 minutes. */
   tableFaults: number;
@@ -57,6 +57,12 @@ export interface MonitoringProps {
   /** Subscribed to the alarm topic when given. */
   alarmEmail?: string;
   apis: Record<string, RestApi>;
+  /**
+   * How every route function's name ends (`-<stack>`): one alarm watches their errors, each failing
+   * function a contributor named in the alarm, so adding a route adds no alarm.
+   */
+  routeFunctionSuffix: string;
+  /** Functions with an alarm of their own (the consumers): a fixed few, whatever the routes. */
   functions: ReadonlyMap<string, IFunction>;
   tables: Record<string, Table>;
   /**
@@ -69,12 +75,11 @@ export interface MonitoringProps {
   routeMetrics: boolean;
   /** The `Service` dimension the functions give their metrics (the stack's name). */
   serviceName: string;
+  /** The rows the stack serves: the dashboard graphs each one. */
+  routes: readonly Route[];
 }
 
 const PERIOD = Duration.minutes(5);
-
-/** A group's rows, its fallback included (unknown paths are traffic too); the docs' files are one route each. */
-const routesOf = (api: ApiGroup): Route[] => routes.filter((route) => route.api === api);
 
 /** Datapoints of the 5xx-share and p99 alarms: this many of the last `of` 5-minute periods. */
 export const API_ALARM_DATAPOINTS = { toAlarm: 2, of: 3 } as const;
@@ -118,9 +123,23 @@ export class Monitoring extends Construct {
 
     for (const [name, api] of Object.entries(props.apis)) this.apiAlarms(name, api, thresholds);
 
-    // Errors per function (one metric each: an alarm metric costs $0.10 a month, docs/costs.md), and
-    // throttles once for the region: Lambda throttles when the account's concurrency runs out, which
-    // is not one function's fault, and the region-wide metric is one metric instead of one a function.
+    // Route functions: one Metrics Insights query over the AWS/Lambda errors of every function whose
+    // name ends in the stack's suffix, grouped by function. The alarm evaluates each function's series
+    // on its own (a multi time series alarm), and its state reason and contributors name the functions
+    // over the threshold, so adding a route adds no alarm. AWS's own metric: a function that cannot
+    // start still counts. The consumers keep an alarm each on their errors; throttles are watched once
+    // for the region: Lambda throttles when the account's concurrency runs out, which is not one
+    // function's fault.
+    this.alarm('RouteFunctionErrors', {
+      metric: new MathExpression({
+        expression: `SELECT SUM(Errors) FROM SCHEMA("AWS/Lambda", FunctionName) WHERE FunctionName LIKE '%${props.routeFunctionSuffix}' GROUP BY FunctionName`,
+        label: 'route functions: errors',
+        period: PERIOD,
+      }),
+      threshold: thresholds.functionFaults,
+      description: `A route function (<handler>${props.routeFunctionSuffix}) had ${thresholds.functionFaults} or more errors in 5 minutes; the alarm's contributors name it`,
+      orEqual: true,
+    });
     for (const [name, fn] of props.functions) {
       this.alarm(`${name}Faults`, {
         metric: fn.metricErrors({ period: PERIOD, statistic: 'Sum' }),
@@ -176,8 +195,9 @@ export class Monitoring extends Construct {
           }),
       ),
     );
-    // Per route (or per API, when the functions' metrics leave the route out), from the metrics each
-    // function's access line carries (shared/http/metrics.ts).
+    // Per route, from the metrics each function's access line carries (shared/http/metrics.ts). A
+    // group's rows include its fallback (unknown paths are traffic too); the docs' files are one route each.
+    const routesOf = (api: ApiGroup): Route[] => props.routes.filter((route) => route.api === api);
     for (const api of ['platform', 'backend'] as const) {
       const perRoute = (name: string, statistic: string, rows = routesOf(api)) =>
         props.routeMetrics
@@ -222,7 +242,7 @@ export class Monitoring extends Construct {
         ),
       );
     }
-    const login = routes.filter((route) => route.handler === 'login');
+    const login = props.routes.filter((route) => route.handler === 'login');
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'login failures',

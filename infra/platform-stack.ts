@@ -13,19 +13,13 @@ import {
   AccessLogField,
   AccessLogFormat,
   EndpointType,
+  type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import {
-  Architecture,
-  type IFunction,
-  ParamsAndSecretsLayerVersion,
-  ParamsAndSecretsLogLevel,
-  ParamsAndSecretsVersions,
-  Runtime,
-} from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type IFunction, ParamsAndSecretsLogLevel, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -33,8 +27,16 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
-import { type ApiGroup, endpointsOf, fallbackOf, type Route, routes, stageNames } from '../shared/routes.ts';
+import {
+  type ApiGroup,
+  type FallbackRoute,
+  isFallback,
+  type Route,
+  routes,
+  stageNames,
+} from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
+import { acknowledgeApiFindings } from './api-findings.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { environmentKey } from './environment-key.ts';
@@ -45,6 +47,8 @@ import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts'
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 import { ProjectPurge } from './project-purge.ts';
+import { familyKeyOf, RouteFamily, type RouteFamilyProps, routeFamilies } from './route-family.ts';
+import { secretsExtensionLayer } from './secrets-extension.ts';
 import { StreamFailures } from './stream-failures.ts';
 import { WafLogging } from './waf-logging.ts';
 import { Webhooks } from './webhooks.ts';
@@ -80,6 +84,18 @@ export interface PlatformStackProps extends StackProps {
    * makes the custom resource publish the seed's public keys again (README, Rotating the key-signing seed).
    */
   keySigningSeedVersion?: string;
+  /**
+   * The rows to serve: the route table (shared/routes.ts) unless given. Tests add generated rows to
+   * measure what the stack's growth costs.
+   */
+  routes?: readonly Route[];
+  /**
+   * The Parameters and Secrets extension's layer version ARN (arm64) for a region CDK's table lacks
+   * (`-c secretsExtensionLayerArn=...`, infra/secrets-extension.ts).
+   */
+  secretsExtensionLayerArn?: string;
+  /** A handler's entry file: `functions/<handler>.ts` unless given (generated rows have none there). */
+  functionEntry?: (handler: string) => string | undefined;
 }
 
 /** One JSON line per request at the edge, with what WAF decided; the functions log their own line. */
@@ -115,6 +131,8 @@ export class PlatformStack extends Stack {
   readonly stage: string | undefined;
   readonly monitoring: Monitoring;
   private readonly logRetention: RetentionDays;
+  private readonly routes: readonly Route[];
+  private readonly secretsExtensionLayerArn: string | undefined;
 
   constructor(scope: Construct, id: string, props: PlatformStackProps = {}) {
     super(scope, id, props);
@@ -125,6 +143,8 @@ export class PlatformStack extends Stack {
     }
     this.stage = props.stage;
     this.logRetention = props.logRetention ?? RetentionDays.ONE_MONTH;
+    this.routes = props.routes ?? routes;
+    this.secretsExtensionLayerArn = props.secretsExtensionLayerArn;
 
     this.tables = byKey(tableKeys, (key) => this.addTable(key, tables[key]));
     this.secrets = {
@@ -140,7 +160,7 @@ export class PlatformStack extends Stack {
       ),
     };
     // Serves the secrets on localhost (shared/runtime/secrets.ts); its cache keeps a value a minute.
-    const secretsExtension = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+    const secretsExtension = secretsExtensionLayer(this, this.secretsExtensionLayerArn, {
       secretsManagerTtl: Duration.minutes(1),
       logLevel: ParamsAndSecretsLogLevel.WARN,
     });
@@ -150,37 +170,37 @@ export class PlatformStack extends Stack {
     // Seals environment variables; functions use it as their rows say (infra/environment-key.ts).
     const sealingKey = environmentKey(this);
 
-    // One function per handler: rows that share one (the docs) are methods of the same function.
+    // One function per handler: rows that share one (the docs) are methods of the same function. The
+    // fallbacks' functions live in the root stack beside their APIs; every other row's in its family's
+    // nested stack (infra/route-family.ts).
+    const endpointFunction = (scope: Construct, route: Route, rows: readonly Route[]): EndpointFunction => {
+      const entry = props.functionEntry?.(route.handler);
+      return new EndpointFunction(scope, `${pascalCase(route.handler)}Function`, {
+        route,
+        rows,
+        ...(entry === undefined ? {} : { entry }),
+        functionName: this.routeFunctionName(route.handler),
+        tables: this.tables,
+        // Every function names its metrics after the stack; those that admit keys verify them, and
+        // those that issue keys sign only with a seed whose public key is published.
+        environment: {
+          SERVICE_NAME: this.stackName,
+          METRICS_BY_ROUTE: props.routeMetrics ? 'on' : 'off',
+          ...(verifiesKeys(route) || issuesKeys(route) ? environment : {}),
+        },
+        secrets: this.secrets,
+        secretsExtension,
+        environmentKey: sealingKey,
+        logRetention: this.logRetention,
+        ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
+          ? { reservedConcurrency: props.authReservedConcurrency }
+          : {}),
+      });
+    };
     const functions = new Map<string, EndpointFunction>();
-    for (const route of routes) {
-      if (functions.has(route.handler)) continue;
-      functions.set(
-        route.handler,
-        new EndpointFunction(this, `${pascalCase(route.handler)}Function`, {
-          route,
-          tables: this.tables,
-          // Every function names its metrics after the stack; those that admit keys verify them, and
-          // those that issue keys sign only with a seed whose public key is published.
-          environment: {
-            SERVICE_NAME: this.stackName,
-            METRICS_BY_ROUTE: props.routeMetrics ? 'on' : 'off',
-            ...(verifiesKeys(route) || issuesKeys(route) ? environment : {}),
-          },
-          secrets: this.secrets,
-          secretsExtension,
-          environmentKey: sealingKey,
-          logRetention: this.logRetention,
-          ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
-            ? { reservedConcurrency: props.authReservedConcurrency }
-            : {}),
-        }),
-      );
-    }
-    issueAfterVerifiers(functions.values());
-    const functionOf = (route: Route): EndpointFunction => {
-      const fn = functions.get(route.handler);
-      if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
-      return fn;
+    this.apis = {
+      platform: this.addApi('PlatformApi', 'platform', endpointFunction, functions),
+      backend: this.addApi('BackendApi', 'backend', endpointFunction, functions),
     };
 
     // Webhooks: the stream consumer, the delivery queue and its function (infra/webhooks.ts).
@@ -202,13 +222,9 @@ export class PlatformStack extends Stack {
     streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, alarmThresholds.iteratorAgeMinutes);
     streamFailures.watchIteratorAge('PurgeProject', purge.function, alarmThresholds.iteratorAgeMinutes);
 
-    this.apis = {
-      platform: this.addApi('PlatformApi', 'platform', functionOf),
-      backend: this.addApi('BackendApi', 'backend', functionOf),
-    };
+    issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
-    // platform API (functions/docs.ts); the backend's it takes from the request. The API's id only: no
-    // cycle with the backend API, which serves the docs function.
+    // platform API (functions/docs.ts); the backend's it takes from the request.
     functions.get('docs')?.addEnvironment('PLATFORM_BASE_URL', this.stageUrl('platform'));
 
     Validations.of(this).acknowledge({
@@ -237,8 +253,8 @@ export class PlatformStack extends Stack {
       thresholds: alarmThresholds,
       ...(props.alarmEmail === undefined ? {} : { alarmEmail: props.alarmEmail }),
       apis: { Platform: this.apis.platform, Backend: this.apis.backend },
+      routeFunctionSuffix: `-${this.stackName}`,
       functions: new Map<string, IFunction>([
-        ...[...functions].map(([handler, fn]): [string, IFunction] => [pascalCase(handler), fn]),
         ['WebhookFanOut', webhooks.fanOut],
         ['WebhookDelivery', webhooks.delivery],
         ['PurgeProject', purge.function],
@@ -248,6 +264,7 @@ export class PlatformStack extends Stack {
       dashboardName: this.named('operations'),
       routeMetrics: props.routeMetrics ?? false,
       serviceName: this.stackName,
+      routes: this.routes,
     });
 
     for (const alarm of [webhooks.deadLetterAlarm, ...streamFailures.alarms]) {
@@ -350,7 +367,7 @@ export class PlatformStack extends Stack {
       architecture: Architecture.ARM_64,
       timeout: Duration.seconds(30),
       // No cache in its extension: a deploy right after a rotation must read the new seed.
-      paramsAndSecrets: ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, {
+      paramsAndSecrets: secretsExtensionLayer(this, this.secretsExtensionLayerArn, {
         secretsManagerTtl: Duration.seconds(0),
         logLevel: ParamsAndSecretsLogLevel.WARN,
       }),
@@ -381,11 +398,17 @@ export class PlatformStack extends Stack {
   }
 
   /**
-   * One REST API per group: a method per row, and the group's fallback function on `ANY` of the root,
-   * of `/{proxy+}` and of every resource the rows create, so that unknown paths (404) and known paths
-   * with another method (405) reach one function that answers in the contract's format.
+   * One REST API per group, in the root stack with its stage, its gateway responses and its fallback
+   * function: `ANY` on the root and on `/{proxy+}` here, and on every resource the rows create in their
+   * families' nested stacks, so that unknown paths (404) and known paths with another method (405)
+   * reach one function that answers in the contract's format. The families add a method per row.
    */
-  private addApi(id: string, group: ApiGroup, functionOf: (route: Route) => EndpointFunction): RestApi {
+  private addApi(
+    id: string,
+    group: ApiGroup,
+    endpointFunction: (scope: Construct, route: Route, rows: readonly Route[]) => EndpointFunction,
+    functions: Map<string, EndpointFunction>,
+  ): RestApi {
     const api = new RestApi(this, id, {
       // Today's names without a stage; with one, the stage is in them.
       restApiName: this.stage === undefined ? id : `${id}-${this.stage}`,
@@ -409,22 +432,70 @@ export class PlatformStack extends Stack {
     addContractGatewayResponses(api);
     acknowledgeApiFindings(api);
 
-    const endpoints = endpointsOf(group);
-    for (const route of endpoints) {
-      // Without test invoke, each method adds one statement to its function's resource policy, not two.
-      const integration = new LambdaIntegration(functionOf(route), { allowTestInvoke: false });
-      api.root.resourceForPath(route.path).addMethod(route.method, integration);
-    }
-
-    const fallback = fallbackOf(group);
+    const rows = this.routes.filter((route) => route.api === group);
+    const fallback = rows.find((route): route is FallbackRoute => isFallback(route));
+    if (!fallback) throw new Error(`No fallback route for the ${group} API`);
+    const fallbackFunction = endpointFunction(this, fallback, [fallback]);
+    functions.set(fallback.handler, fallbackFunction);
     // One API-wide permission instead of one per method keeps the fallback's resource policy small.
-    const fallbackIntegration = new LambdaIntegration(functionOf(fallback), {
-      scopePermissionToMethod: false,
-    });
-    for (const path of resourcePaths([...endpoints, fallback])) {
-      api.root.resourceForPath(path).addMethod(fallback.method, fallbackIntegration);
+    const fallbackIntegration = new LambdaIntegration(fallbackFunction, { scopePermissionToMethod: false });
+    api.root.addMethod(fallback.method, fallbackIntegration);
+    api.root.resourceForPath(fallback.path).addMethod(fallback.method, fallbackIntegration);
+
+    const deployment = api.latestDeployment;
+    if (!deployment) throw new Error(`The ${group} API has no deployment`);
+    // The families of the rows, and last the key issuers' (infra/route-family.ts): their paths' resources
+    // are made by the family of the same first segment (or one of their own, where none has it).
+    const issuerRows = rows.filter((route) => !isFallback(route) && issuesKeys(route));
+    const families = routeFamilies(rows.filter((route) => !issuesKeys(route))).map((familyRows) => ({
+      keys: new Set(familyRows.map((route) => familyKeyOf(route.path))),
+      rows: familyRows,
+      paths: [] as string[],
+    }));
+    for (const { path } of issuerRows) {
+      const key = familyKeyOf(path);
+      const family = families.find((candidate) => candidate.keys.has(key));
+      if (family) family.paths.push(path);
+      else families.push({ keys: new Set([key]), rows: [], paths: [path] });
     }
+    const resources = new Map<string, IResource>();
+    const addFamily = (
+      name: string,
+      props: Omit<RouteFamilyProps, 'api' | 'stageName' | 'fallback' | 'endpointFunction'>,
+    ) => {
+      const family = new RouteFamily(this, `${id}${name}Routes`, {
+        ...props,
+        api,
+        stageName: stageNames[group],
+        fallback: fallbackFunction,
+        endpointFunction,
+      });
+      for (const [handler, fn] of family.functions) functions.set(handler, fn);
+      for (const [path, resource] of family.resources) resources.set(path, resource);
+      // The stage's deployment comes after the families' methods, and a new one whenever the rows
+      // change: CDK cannot see methods made in other stacks.
+      deployment.node.addDependency(family);
+    };
+    for (const family of families)
+      addFamily(familyIdOf(family.keys), { rows: family.rows, paths: family.paths });
+    if (issuerRows.length > 0) {
+      addFamily('KeyIssuers', { rows: issuerRows, resourceElsewhere: (path) => resources.get(path) });
+    }
+    deployment.addToLogicalId({
+      rows: rows.map((route) => `${route.method} ${route.path} ${route.handler}`),
+    });
     return api;
+  }
+
+  /**
+   * A route function's name: the handler, then the stack's name (`list-projects-PlatformStack`). The
+   * alarms find the stack's route functions by that ending (infra/monitoring.ts); another stage's
+   * names end in `-PlatformStack-<stage>`, so they never match, whatever LIKE makes of `_`.
+   */
+  private routeFunctionName(handler: string): string {
+    const name = `${handler}-${this.stackName}`;
+    if (name.length > 64) throw new Error(`Function name over 64 characters: ${name}`);
+    return name;
   }
 
   /** The stage's invoke URL without a trailing slash (RestApi's own `url` ends in one). */
@@ -433,38 +504,22 @@ export class PlatformStack extends Stack {
   }
 }
 
-/** The root and every resource the routes' paths pass through: `/a/{id}/b` gives `/a`, `/a/{id}`, `/a/{id}/b`. */
-function resourcePaths(routesOfGroup: readonly Route[]): string[] {
-  const paths = new Set<string>(['/']);
-  for (const route of routesOfGroup) {
-    const parts = route.path.split('/').filter((part) => part !== '');
-    parts.forEach((_, index) => {
-      paths.add(`/${parts.slice(0, index + 1).join('/')}`);
-    });
-  }
-  return [...paths];
+/** A family's construct id from its first segments: `projects` -> `Projects`, `openapi.json` -> `OpenapiJson`. */
+function familyIdOf(keys: ReadonlySet<string>): string {
+  return [...keys]
+    .sort()
+    .map((key) =>
+      key
+        .split(/[^A-Za-z0-9]+/)
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join(''),
+    )
+    .join('');
 }
 
 function byKey<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
   // Complete by construction: every key of `keys` gets its value.
   return Object.fromEntries(keys.map((key) => [key, make(key)])) as Record<K, V>;
-}
-
-/** What cdk-nag's AWS Solutions rules ask of an API that this design answers another way. */
-function acknowledgeApiFindings(api: RestApi): void {
-  const why = {
-    'AwsSolutions-APIG4':
-      'Authorization is the API key of the contract (Authorization: Bearer), checked by each function against DynamoDB with its own rate limit; public rows (health, auth, docs) are public by design',
-    'AwsSolutions-COG4':
-      'No Cognito: clients authenticate with the API keys the contract defines, which users create, list and revoke through the API',
-    'AwsSolutions-APIG2':
-      "Every input (path, query, headers, body, its size and type) is validated by zod in the function, which answers the contract's JSON errors; API Gateway's validators cannot",
-    'AwsSolutions-APIG6':
-      'JSON access logs are on for every stage and each function logs one line per request; execution logs would repeat them into a log group API Gateway creates without retention',
-    'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]':
-      "The account's API Gateway logging role (needed for access logs) with the policy AWS provides for exactly that",
-  };
-  for (const [id, reason] of Object.entries(why)) Validations.of(api).acknowledge({ id, reason });
 }
 
 /**

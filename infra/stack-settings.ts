@@ -14,6 +14,10 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   routeMetrics                on | off (default off): the functions' metrics per route, or per API (docs/costs.md)
 //   keySigningSeedVersion       the rotation input of the key-signing seed (README, Rotating the key-signing seed)
 //   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/monitoring.ts)
+//   secretsExtensionLayerArn    the Parameters and Secrets extension's arm64 layer for a region CDK's
+//                               table lacks (infra/secrets-extension.ts)
+//
+// And the region, which is not optional (`regionOf`): -c region=..., or AWS_REGION / AWS_DEFAULT_REGION.
 
 export const BASE_STACK_NAME = 'PlatformStack';
 
@@ -58,6 +62,10 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
     const value = wholeNumber(read, name, 1);
     if (value !== undefined) alarmThresholds[name] = value;
   }
+  const secretsExtensionLayerArn = read('secretsExtensionLayerArn');
+  if (secretsExtensionLayerArn !== undefined && typeof secretsExtensionLayerArn !== 'string') {
+    throw new Error('-c secretsExtensionLayerArn must be a layer version ARN');
+  }
   return {
     stackName: stage === undefined ? BASE_STACK_NAME : `${BASE_STACK_NAME}-${stage}`,
     props: {
@@ -73,7 +81,26 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
       ...(keySigningSeedVersion === undefined
         ? {}
         : { keySigningSeedVersion: String(keySigningSeedVersion) }),
+      ...(secretsExtensionLayerArn === undefined ? {} : { secretsExtensionLayerArn }),
       alarmThresholds,
     },
   };
+}
+
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/**
+ * The region the stack is for: `-c region=...`, else AWS_REGION, else AWS_DEFAULT_REGION. Not the CDK
+ * CLI's CDK_DEFAULT_REGION: without a configured region the CLI sets it to us-east-1, and a template
+ * pinned there by accident lands there or fails elsewhere. No region is an error, in one line.
+ */
+export function regionOf(read: ContextReader, environment: NodeJS.ProcessEnv): string {
+  const given = read('region') ?? environment.AWS_REGION ?? environment.AWS_DEFAULT_REGION;
+  if (given === undefined || given === '') {
+    throw new Error(
+      'No region given: pass -c region=<region> (e.g. -c region=eu-west-1) or set AWS_REGION; the template names its region',
+    );
+  }
+  if (typeof given !== 'string' || !REGION.test(given)) throw new Error(`Not a region: ${String(given)}`);
+  return given;
 }

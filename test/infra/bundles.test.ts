@@ -19,6 +19,7 @@ import { type Route, routes } from '../../shared/routes.ts';
 import { secrets } from '../../shared/runtime/secrets.ts';
 import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
 import { startSqsStandIn } from '../support/sqs-stand-in.ts';
+import { flattenedTemplate } from '../support/stack-templates.ts';
 import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 import { newCaller } from '../support/users.ts';
 
@@ -51,7 +52,11 @@ beforeAll(async () => {
   extension = await startSecretsExtension();
   const assembly = await synthesizedAssembly();
   const outdir = assembly.directory;
-  const template = assembly.getStackByName('PlatformStack').template as {
+  // The route functions are in nested stacks: their templates merged into the root's.
+  const template = flattenedTemplate(
+    outdir,
+    assembly.getStackByName('PlatformStack').templateFile,
+  ) as unknown as {
     Resources: Record<string, FunctionResource>;
   };
   for (const resource of Object.values(template.Resources)) {

@@ -1,16 +1,16 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { routes } from '../../shared/routes.ts';
+import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
 // The KMS key that seals environment variables, and who may use it how: data keys for the writers,
 // plain values opened by the list and PATCH only under the `type: plain` context condition, and
 // every value (secrets) opened by the build's read alone. Plus the environment table and its grants.
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-const stack = new PlatformStack(app, 'PlatformStack');
-const template = Template.fromStack(stack);
+// The root's template with its route families' merged in (test/support/stack-templates.ts).
+const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
+new PlatformStack(app, 'PlatformStack');
 
 type Resource = {
   Type: string;
@@ -18,7 +18,7 @@ type Resource = {
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
 };
-const resources = template.toJSON().Resources as Record<string, Resource>;
+const resources = flattenedStack(app, 'PlatformStack').Resources as Record<string, Resource>;
 
 interface Statement {
   Action: string | string[];
@@ -32,12 +32,18 @@ function functionsWithStatements(): { description: string; statements: Statement
     .filter((resource) => resource.Type === 'AWS::Lambda::Function')
     .map((fn) => {
       const role = JSON.stringify((fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt']?.[0]);
-      const statements = Object.values(resources)
+      const roleId = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt']?.[0] ?? '';
+      // Inline policies of the role (infra/function-role.ts), and any policy resource attached to it.
+      const inline = (
+        (resources[roleId]?.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]
+      ).flatMap((policy) => policy.PolicyDocument.Statement);
+      const attached = Object.values(resources)
         .filter(
           (resource) =>
             resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(role),
         )
         .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+      const statements = [...inline, ...attached];
       return { description: String(fn.Properties.Description), statements };
     });
 }

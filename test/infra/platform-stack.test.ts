@@ -1,7 +1,7 @@
 import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describeFunction } from '../../infra/endpoint-function.ts';
-import { PlatformStack } from '../../infra/platform-stack.ts';
+import { PlatformStack, type PlatformStackProps } from '../../infra/platform-stack.ts';
 import { stackSettingsOf } from '../../infra/stack-settings.ts';
 import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
@@ -16,11 +16,21 @@ import {
   type TableAccess,
 } from '../../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
+import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
 // The stack is synthesized once, with bundling skipped: the template is what is under test, not esbuild.
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+// Its nested stacks (the route families) are merged into one template (test/support/stack-templates.ts).
+const testApp = () => new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
+const app = testApp();
 const stack = new PlatformStack(app, 'PlatformStack');
-const template = Template.fromStack(stack);
+const template = Template.fromJSON(flattenedStack(app, 'PlatformStack'));
+
+/** The merged template of a stack built in an app of its own. */
+const synthesized = (props: PlatformStackProps = {}): Template => {
+  const other = testApp();
+  new PlatformStack(other, 'PlatformStack', props);
+  return Template.fromJSON(flattenedStack(other, 'PlatformStack'));
+};
 
 // ---- The template's shapes, as far as these tests read them ------------------------------------------
 
@@ -53,6 +63,10 @@ interface MethodProps {
 interface PolicyProps {
   Roles: unknown[];
   PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] };
+}
+type Statement = PolicyProps['PolicyDocument']['Statement'][number];
+interface RoleProps {
+  Policies?: { PolicyDocument: { Statement: Statement[] } }[];
 }
 interface TableProps {
   BillingMode: string;
@@ -119,6 +133,21 @@ function referencedIds(value: unknown): Set<string> {
 }
 
 const refersTo = (value: unknown, logicalId: string): boolean => referencedIds(value).has(logicalId);
+
+/**
+ * Every statement a role is granted: its inline policies (the functions' grants) and any policy
+ * resource attached to it.
+ */
+function roleStatements(roleId: string | undefined): Statement[] {
+  if (roleId === undefined) return [];
+  const role = resourcesOf<RoleProps>('AWS::IAM::Role').find(([id]) => id === roleId);
+  return [
+    ...(role?.[1].Properties.Policies ?? []).flatMap((policy) => policy.PolicyDocument.Statement),
+    ...resourcesOf<PolicyProps>('AWS::IAM::Policy')
+      .filter(([, policy]) => refersTo(policy.Properties.Roles, roleId))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement),
+  ];
+}
 
 // ---- Finding a row's function, its methods, its grants -------------------------------------------------
 
@@ -198,19 +227,14 @@ const tableKeyByLogicalId = new Map(tableKeys.map((key) => [tableLogicalId(key),
 function tableGrantsOf(fn: FunctionProps): Map<TableKey, Set<string>> {
   const [roleId] = referencedIds(fn.Role);
   const grants = new Map<TableKey, Set<string>>();
-  const policies = resourcesOf<PolicyProps>('AWS::IAM::Policy').filter(
-    ([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId),
-  );
-  for (const [, policy] of policies) {
-    for (const statement of policy.Properties.PolicyDocument.Statement) {
-      const actions = [statement.Action].flat().filter((action) => action.startsWith('dynamodb:'));
-      for (const id of referencedIds(statement.Resource)) {
-        const key = tableKeyByLogicalId.get(id);
-        if (key === undefined) continue;
-        const granted = grants.get(key) ?? new Set<string>();
-        for (const action of actions) granted.add(action);
-        grants.set(key, granted);
-      }
+  for (const statement of roleStatements(roleId)) {
+    const actions = [statement.Action].flat().filter((action) => action.startsWith('dynamodb:'));
+    for (const id of referencedIds(statement.Resource)) {
+      const key = tableKeyByLogicalId.get(id);
+      if (key === undefined) continue;
+      const granted = grants.get(key) ?? new Set<string>();
+      for (const action of actions) granted.add(action);
+      grants.set(key, granted);
     }
   }
   return grants;
@@ -248,11 +272,9 @@ function secretLogicalId(name: SecretName): string {
 }
 
 /** Every statement of the policies attached to the function's role. */
-function statementsOf(fn: FunctionProps): PolicyProps['PolicyDocument']['Statement'] {
+function statementsOf(fn: FunctionProps): Statement[] {
   const [roleId] = referencedIds(fn.Role);
-  return resourcesOf<PolicyProps>('AWS::IAM::Policy')
-    .filter(([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+  return roleStatements(roleId);
 }
 
 const tableKeysOf = (route: Route): TableKey[] => tableKeys.filter((key) => route.tables[key] !== undefined);
@@ -312,9 +334,7 @@ describe('PlatformStack', () => {
           Object.keys((tables[key] as TableDefinition).indexes ?? {}).length > 0 &&
           expectedActions[route.tables[key] ?? 'read'].includes('dynamodb:Query'),
       );
-      const statements = resourcesOf<PolicyProps>('AWS::IAM::Policy')
-        .filter(([, policy]) => roleId !== undefined && refersTo(policy.Properties.Roles, roleId))
-        .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement);
+      const statements = roleStatements(roleId);
       for (const key of indexed) {
         const queried = statements
           .filter((statement) => [statement.Action].flat().includes('dynamodb:Query'))
@@ -373,7 +393,7 @@ describe('PlatformStack', () => {
   });
 
   it('deploys one function per handler of the route table and per consumer, and besides them only the public-key custom resource', () => {
-    const ours = new Set(handlers().map(describeFunction));
+    const ours = new Set(handlers().map((handler) => describeFunction(handler)));
     const others = functions.filter(([, fn]) => !ours.has(fn.Properties.Description ?? ''));
     expect(functions).toHaveLength(handlers().length + others.length);
     expect(others.map(([, fn]) => fn.Properties.Description).sort()).toEqual(
@@ -571,8 +591,8 @@ describe('PlatformStack, hardened', () => {
   });
 
   it('grants nothing on * but what X-Ray and the stream event sources require (their actions take no resource)', () => {
-    const onStar = resourcesOf<PolicyProps>('AWS::IAM::Policy')
-      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement)
+    const onStar = resourcesOf('AWS::IAM::Role')
+      .flatMap(([roleId]) => roleStatements(roleId))
       .filter((statement) => [statement.Resource].flat().includes('*'))
       .flatMap((statement) => [statement.Action].flat());
     expect(new Set(onStar)).toEqual(
@@ -725,11 +745,7 @@ describe('PlatformStack, hardened', () => {
           .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]),
       );
     expect(reservedOf(template)).toEqual({});
-    const asked = Template.fromStack(
-      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', {
-        authReservedConcurrency: 5,
-      }),
-    );
+    const asked = synthesized({ authReservedConcurrency: 5 });
     expect(reservedOf(asked)).toEqual({
       [describeFunction('register')]: 5,
       [describeFunction('login')]: 5,
@@ -737,7 +753,7 @@ describe('PlatformStack, hardened', () => {
   });
 
   it('synthesizes two stages side by side in one app with distinct names', () => {
-    const app2 = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app2 = testApp();
     const [production, staging] = [undefined, 'staging'].map((stage) => {
       const { stackName, props } = stackSettingsOf((key) => (key === 'stage' ? stage : undefined));
       return new PlatformStack(app2, stackName, props);
@@ -816,14 +832,28 @@ describe('PlatformStack, operable', () => {
     });
   });
 
-  it('alarms on the errors of every function that serves a route, and on throttles once for the region', () => {
-    for (const handler of handlers()) {
-      const name = handler
-        .split('-')
-        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-        .join('');
+  it('alarms on the errors of every function that serves a route, naming it, with one alarm whatever the number of routes, and on throttles once for the region', () => {
+    const queries = alarms
+      .filter((alarm) => alarm.AlarmDescription.startsWith('A route function'))
+      .map((alarm) => ({
+        query: alarm.Metrics?.map((metric) => metric.Expression),
+        threshold: alarm.Threshold,
+      }));
+    const over = (metric: string) =>
+      `SELECT SUM(${metric}) FROM SCHEMA("AWS/Lambda", FunctionName) WHERE FunctionName LIKE '%-PlatformStack' GROUP BY FunctionName`;
+    expect(queries).toEqual([{ query: [over('Errors')], threshold: 5 }]);
+    // Each route function is a contributor: its name ends in the stack's name.
+    const names = handlers().map((handler) => {
+      const [, fn] =
+        functions.find(([, candidate]) => candidate.Properties.Description === describeFunction(handler)) ??
+        [];
+      return (fn?.Properties as { FunctionName?: string } | undefined)?.FunctionName;
+    });
+    expect(names).toEqual(handlers().map((handler) => `${handler}-PlatformStack`));
+    // The consumers keep an alarm each: a fixed few, whatever the routes.
+    for (const name of ['WebhookFanOut', 'WebhookDelivery', 'PurgeProject']) {
       const [faults] = alarmOn(`${name}: `);
-      if (!faults) throw new Error(`No fault alarm for ${handler}`);
+      if (!faults) throw new Error(`No fault alarm for ${name}`);
       expect(metricNamesOf(faults)).toEqual(['Errors']);
     }
     const [throttles] = alarmOn('Lambda (the whole region');
@@ -844,12 +874,10 @@ describe('PlatformStack, operable', () => {
   });
 
   it('takes alarm thresholds and an email subscription from its settings', () => {
-    const configured = Template.fromStack(
-      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', {
-        alarmThresholds: { serverErrorPercent: 5, p99LatencyMs: 1000 },
-        alarmEmail: 'oncall@example.com',
-      }),
-    );
+    const configured = synthesized({
+      alarmThresholds: { serverErrorPercent: 5, p99LatencyMs: 1000 },
+      alarmEmail: 'oncall@example.com',
+    });
     const thresholds = Object.values(configured.findResources('AWS::CloudWatch::Alarm')).map(
       (alarm) => `${alarm.Properties.AlarmDescription} ${alarm.Properties.Threshold}`,
     );
@@ -902,9 +930,7 @@ describe('PlatformStack, operable', () => {
     expect(retentions.length).toBe(handlers().length + consumerHandlers().length + 5);
     expect(new Set(retentions)).toEqual(new Set([30]));
     const { props } = stackSettingsOf((key) => (key === 'logRetentionDays' ? '90' : undefined));
-    const longer = Template.fromStack(
-      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', props),
-    );
+    const longer = synthesized(props);
     expect(
       new Set(
         Object.values(longer.findResources('AWS::Logs::LogGroup')).map(

@@ -1,13 +1,15 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../infra/platform-stack.ts';
+import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
 // The webhook part of the stack: streams on the event tables, the delivery queue and its
 // dead-letter queue, the alarm on dead letters, and what each function may do (no more).
 
-const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-const stack = new PlatformStack(app, 'PlatformStack');
-const template = Template.fromStack(stack);
+const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
+new PlatformStack(app, 'PlatformStack');
+// The route functions are in nested stacks: one merged template (test/support/stack-templates.ts).
+const template = Template.fromJSON(flattenedStack(app, 'PlatformStack'));
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 const resources = template.toJSON().Resources as Resources;
@@ -29,27 +31,27 @@ const deadLetterId = redrive?.deadLetterTargetArn['Fn::GetAtt'][0] ?? '';
 const functionId = (description: string) =>
   idOf('AWS::Lambda::Function', (properties) => properties.Description === description);
 
-/** Every IAM statement of a function's role, flattened to one action and its resources each. */
+type Statement = { Action: string | string[]; Resource: unknown };
+
+/** Every IAM statement of a function's role (its inline policies and any policy attached), one action each. */
 function grantsOf(fnId: string): { action: string; resource: string }[] {
-  const role = JSON.stringify(
-    (resources[fnId]?.Properties.Role as { 'Fn::GetAtt': string[] } | undefined)?.['Fn::GetAtt'][0],
-  );
-  return Object.values(resources)
+  const roleId = (resources[fnId]?.Properties.Role as { 'Fn::GetAtt': string[] } | undefined)?.[
+    'Fn::GetAtt'
+  ][0];
+  const role = resources[roleId ?? ''];
+  const inline = (
+    (role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]
+  ).flatMap((policy) => policy.PolicyDocument.Statement);
+  const attached = Object.values(resources)
     .filter(
       (resource) =>
-        resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(role),
+        resource.Type === 'AWS::IAM::Policy' &&
+        JSON.stringify(resource.Properties.Roles).includes(JSON.stringify(roleId)),
     )
-    .flatMap(
-      (policy) =>
-        (
-          policy.Properties.PolicyDocument as {
-            Statement: { Action: string | string[]; Resource: unknown }[];
-          }
-        ).Statement,
-    )
-    .flatMap((statement) =>
-      [statement.Action].flat().map((action) => ({ action, resource: JSON.stringify(statement.Resource) })),
-    );
+    .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);
+  return [...inline, ...attached].flatMap((statement) =>
+    [statement.Action].flat().map((action) => ({ action, resource: JSON.stringify(statement.Resource) })),
+  );
 }
 
 const logicalIdOfTable = (prefix: string) =>

@@ -23,10 +23,27 @@ export interface CostLine {
   monthly: number;
 }
 
-/** How many metrics an alarm reads: CloudWatch bills an alarm per metric, a metric math alarm per metric in it. */
-export function alarmMetrics(properties: Record<string, unknown>): number {
-  const metrics = properties.Metrics as { MetricStat?: unknown }[] | undefined;
-  return metrics ? metrics.filter((metric) => metric.MetricStat !== undefined).length : 1;
+/**
+ * How many metrics an alarm reads: CloudWatch bills an alarm per metric, a metric math alarm per metric
+ * in it, and a Metrics Insights query alarm per metric the query analyzes: here the functions whose
+ * name its `LIKE '%<suffix>'` matches (infra/monitoring.ts).
+ */
+export function alarmMetrics(properties: Record<string, unknown>, resources: Resources): number {
+  const metrics = properties.Metrics as { MetricStat?: unknown; Expression?: string }[] | undefined;
+  if (!metrics) return 1;
+  return metrics.reduce((sum, metric) => {
+    if (metric.MetricStat !== undefined) return sum + 1;
+    const suffix = /FROM SCHEMA\("AWS\/Lambda", FunctionName\) WHERE FunctionName LIKE '%([^'%_]+)'/.exec(
+      metric.Expression ?? '',
+    )?.[1];
+    if (suffix === undefined) return sum;
+    const named = Object.values(resources).filter(
+      (resource) =>
+        resource.Type === 'AWS::Lambda::Function' &&
+        String(resource.Properties.FunctionName).endsWith(suffix),
+    );
+    return sum + named.length;
+  }, 0);
 }
 
 const round = (dollars: number): number => Math.round(dollars * 100) / 100;
@@ -39,7 +56,7 @@ export function fixedMonthlyCost(resources: Resources): { lines: CostLine[]; tot
     0,
   );
   const metrics = ofType('AWS::CloudWatch::Alarm').reduce(
-    (sum, alarm) => sum + alarmMetrics(alarm.Properties),
+    (sum, alarm) => sum + alarmMetrics(alarm.Properties, resources),
     0,
   );
   const polled = ofType('AWS::Lambda::EventSourceMapping').filter((mapping) =>

@@ -5,6 +5,7 @@ import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-identity.ts';
 import { secrets } from '../../shared/runtime/secrets.ts';
+import { flattenedTemplate } from './stack-templates.ts';
 
 // Synthesized function bundles, and a Lambda-like cold start of one: a fresh Node process with
 // the function's template variables (local values) and what Lambda's Node.js runtime adds
@@ -26,9 +27,11 @@ interface FunctionResource {
 
 /** Every function of a synthesized stack (the app needs `aws:cdk:enable-asset-metadata`). */
 export function functionsOf(assembly: CloudAssembly, stackName: string): SynthesizedFunction[] {
-  const { Resources } = assembly.getStackByName(stackName).template as {
-    Resources: Record<string, FunctionResource>;
-  };
+  // The route functions are in nested stacks: their templates merged into the root's.
+  const { Resources } = flattenedTemplate(
+    assembly.directory,
+    assembly.getStackByName(stackName).templateFile,
+  ) as unknown as { Resources: Record<string, FunctionResource> };
   return Object.values(Resources).flatMap((resource) => {
     const asset = resource.Metadata?.['aws:asset:path'];
     if (resource.Type !== 'AWS::Lambda::Function' || !asset) return [];
