@@ -1,5 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentState } from '#shared/model/deployment-states.ts';
+import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -8,7 +9,7 @@ import type { Page } from './pages.ts';
 import { indexes, tables } from './tables.ts';
 
 // Pages of a deployment list: the owner's (the table's partition) or one project's (`byProject`),
-// newest first, each one Query. Filters (any of several statuses, a branch) do not have indexes of
+// newest first, each one Query. Filters (any of several statuses, a branch, a target) do not have indexes of
 // their own: an index keyed on the status moves on every status change (two write units per index
 // per change), and one per filter combination made a deployment's short life cost 43.5 units. A
 // filtered page is a FilterExpression on the list's Query over a bounded window of the list (see
@@ -24,6 +25,7 @@ export interface DeploymentFilter {
   projectId?: string;
   statuses?: readonly DeploymentState[];
   branch?: string;
+  target?: DeploymentTarget;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface DeploymentFilter {
 export const FILTER_WINDOW = (limit: number): number => Math.min(1000, 10 * (limit + 1));
 
 const isFiltered = (filter: DeploymentFilter): boolean =>
-  filter.statuses !== undefined || filter.branch !== undefined;
+  filter.statuses !== undefined || filter.branch !== undefined || filter.target !== undefined;
 
 /** The list's Query: the owner's partition of the table, or the project's of `byProject`. */
 function listQuery(ownerId: string, filter: DeploymentFilter) {
@@ -54,6 +56,16 @@ function listQuery(ownerId: string, filter: DeploymentFilter) {
     values[':branch'] = filter.branch;
     conditions.push('#branch = :branch');
   }
+  if (filter.target !== undefined) {
+    // Items from before targets were stored have none: they are previews (shared/db/deployments.ts).
+    names['#target'] = 'target';
+    values[':target'] = filter.target;
+    conditions.push(
+      filter.target === 'preview'
+        ? '(#target = :target OR attribute_not_exists(#target))'
+        : '#target = :target',
+    );
+  }
   return {
     TableName: table(),
     ...(filter.projectId === undefined ? {} : { IndexName: byProject.name }),
@@ -69,7 +81,7 @@ function listQuery(ownerId: string, filter: DeploymentFilter) {
 
 /**
  * A page of the owner's deployments, or of one of their projects', newest first, filtered by
- * status (any of several) and branch: one Query. The cursor is bound to the owner, the list and its
+ * status (any of several), branch and target: one Query. The cursor is bound to the owner, the list and its
  * filters, and holds the id to continue below.
  */
 export async function listDeployments(
@@ -77,7 +89,7 @@ export async function listDeployments(
   filter: DeploymentFilter,
   page: PageRequest,
 ): Promise<Page<Deployment>> {
-  const scope = `deployments:${JSON.stringify([ownerId, filter.projectId ?? null, filter.statuses ?? null, filter.branch ?? null])}`;
+  const scope = `deployments:${JSON.stringify([ownerId, filter.projectId ?? null, filter.statuses ?? null, filter.branch ?? null, filter.target ?? null])}`;
   const below = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
   const query = listQuery(ownerId, filter);
   const filtered = isFiltered(filter);

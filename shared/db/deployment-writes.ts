@@ -17,14 +17,10 @@ import { updateExpression } from './update-expression.ts';
 // race leaves no event behind), and the purge of a deleted project's deployments.
 
 /**
- * Puts a new deployment. `target` (production or preview) is kept on the item: what its build-env
- * answers and a redeploy keeps, without a snapshot item when there are no variables to snapshot.
+ * Puts a new deployment, with its target (production or preview): what its build-env answers, a
+ * redeploy keeps, lists filter by and automatic promotion looks at.
  */
-export async function putDeployment(
-  ownerId: string,
-  deployment: Deployment,
-  stored: { target?: string } = {},
-): Promise<void> {
+export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
   await putNew(
     (input) => db.send(new PutCommand(input)),
     {
@@ -32,7 +28,6 @@ export async function putDeployment(
       Item: {
         ownerId,
         ...deployment,
-        ...(stored.target === undefined ? {} : { target: stored.target }),
         events: [
           {
             status: deployment.status,

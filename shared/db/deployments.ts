@@ -41,6 +41,9 @@ export const toDeployment = (item: Record<string, unknown>): Deployment => {
     projectId: String(item.projectId),
     branch: String(item.branch),
     status: statusOf(item.status),
+    // Items from before targets were stored show `preview`: their branch cannot say, since the
+    // project's production branch may have changed since. Nothing about them moves production.
+    target: item.target === 'production' ? 'production' : 'preview',
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
@@ -69,7 +72,7 @@ async function findItem(ownerId: string, id: string): Promise<Record<string, unk
   return Item;
 }
 
-/** The target stored with a deployment (production or preview), when it has one. */
+/** The target stored with a deployment (production or preview), when it has one (older items do not). */
 export async function findDeploymentTarget(ownerId: string, id: string): Promise<string | undefined> {
   const item = await findItem(ownerId, id);
   return typeof item?.target === 'string' ? item.target : undefined;

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
+import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
@@ -11,7 +12,7 @@ import { updateExpression } from './update-expression.ts';
 // Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
 // so another user's project is simply not found, and a list is one Query in id (= time) order.
 
-const table = (): string => tableName('projects');
+export const table = (): string => tableName('projects');
 
 /** A project as the API shows it: the response schema's type, so no field goes undocumented. */
 export type Project = z.output<typeof ProjectSchema>;
@@ -21,21 +22,47 @@ export const toProject = (item: Record<string, unknown>): Project => ({
   name: String(item.name),
   repository: typeof item.repository === 'string' ? item.repository : null,
   productionBranch: String(item.productionBranch),
+  production: toPointer(item.production),
+  // Absent on projects that never had it turned off.
+  autoPromotion: item.autoPromotion !== false,
   createdAt: String(item.createdAt),
   updatedAt: String(item.updatedAt),
 });
 
+/** The stored pointer as the API shows it (the rollback chain it also holds stays inside). */
+function toPointer(stored: unknown): Project['production'] {
+  if (typeof stored !== 'object' || stored === null) return null;
+  const pointer = stored as Record<string, unknown>;
+  return {
+    deploymentId: String(pointer.deploymentId),
+    url: typeof pointer.url === 'string' ? pointer.url : null,
+    promotedAt: String(pointer.promotedAt),
+    reason: PRODUCTION_REASONS.find((reason) => reason === pointer.reason) ?? 'auto',
+  };
+}
+
+/** Puts a new project: no production deployment yet, automatic promotion on (both implied by absence). */
 export async function putProject(ownerId: string, project: Project): Promise<void> {
+  const { production: _none, autoPromotion: _on, ...stored } = project;
   await putNew(
     (input) => db.send(new PutCommand(input)),
-    { TableName: table(), Item: { ownerId, ...project } },
+    { TableName: table(), Item: { ownerId, ...stored } },
     'id',
   );
 }
 
-export async function findProject(ownerId: string, id: string): Promise<Project | undefined> {
+/** The stored item of one of the owner's projects (shared/db/production.ts reads its pointer too). */
+export async function findProjectItem(
+  ownerId: string,
+  id: string,
+): Promise<Record<string, unknown> | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
-  return Item ? toProject(Item) : undefined;
+  return Item;
+}
+
+export async function findProject(ownerId: string, id: string): Promise<Project | undefined> {
+  const item = await findProjectItem(ownerId, id);
+  return item ? toProject(item) : undefined;
 }
 
 export async function listProjects(ownerId: string, page: PageRequest): Promise<Page<Project>> {

@@ -7,6 +7,7 @@ import { TRANSITIONS } from '#shared/model/deployment-states.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { ID_PATTERN, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
+import { logError } from '#shared/runtime/log.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type {
   CreateDeploymentInput,
@@ -14,6 +15,7 @@ import type {
   DeploymentReport,
 } from '#shared/schemas/deployments.ts';
 import { snapshotForDeployment } from './environment.ts';
+import { promoteIfNewer } from './production.ts';
 import { getProject } from './projects.ts';
 
 export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
@@ -31,29 +33,31 @@ export async function createDeployment(
   input: CreateDeploymentInput,
 ): Promise<deployments.Deployment> {
   const source = input.redeployOf === undefined ? undefined : await getDeployment(caller, input.redeployOf);
-  const target = source ?? (await targetOf(caller, input));
+  const origin = source ?? (await originOf(caller, input));
   const now = isoNow();
-  const deployment: deployments.Deployment = {
+  const queued = {
     id: newId('dpl'),
-    projectId: target.projectId,
-    branch: target.branch,
+    projectId: origin.projectId,
+    branch: origin.branch,
     status: 'queued',
     createdAt: now,
     updatedAt: now,
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
-  };
+  } as const;
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
-  const environmentTarget = await snapshotForDeployment(
-    caller.userId,
-    deployment,
-    'productionBranch' in target ? target.productionBranch : undefined,
-  );
-  await putDeployment(caller.userId, deployment, { target: environmentTarget });
+  // Taking them settles its target too.
+  const target = await snapshotForDeployment(caller.userId, queued, {
+    ...('productionBranch' in origin ? { productionBranch: origin.productionBranch } : {}),
+    ...(input.target === undefined ? {} : { target: input.target }),
+  });
+  const deployment: deployments.Deployment = { ...queued, target };
+  await putDeployment(caller.userId, deployment);
   return deployment;
 }
 
-async function targetOf(caller: Caller, input: CreateDeploymentInput) {
+/** What a new (not redeployed) deployment deploys: its project, branch, and the production branch. */
+async function originOf(caller: Caller, input: CreateDeploymentInput) {
   // The schema requires projectId whenever redeployOf is absent.
   const project = await getProject(caller, input.projectId ?? '');
   return {
@@ -107,7 +111,21 @@ export async function advanceDeployment(
   });
   if (result.outcome === 'missing') throw notFound(id);
   if (result.outcome === 'refused') throw refused(result.current);
+  if (result.deployment.status === 'ready') await promoteWhenReady(ownerId, result.deployment);
   return result.deployment;
+}
+
+/**
+ * A production deployment that became ready may become production (shared/domain/production.ts).
+ * The status change stands whatever happens here, so a failure is logged rather than answered: the
+ * report succeeded, and repeating it would be refused as a change from `ready`.
+ */
+async function promoteWhenReady(ownerId: string, deployment: deployments.Deployment): Promise<void> {
+  try {
+    await promoteIfNewer(ownerId, deployment);
+  } catch (error) {
+    logError('automatic promotion failed', { deploymentId: deployment.id }, error);
+  }
 }
 
 /** A status report on one of the caller's deployments. */
@@ -121,14 +139,15 @@ export const reportDeploymentEvent = (
 export const cancelDeployment = (caller: Caller, id: string): Promise<deployments.Deployment> =>
   advanceDeployment(caller.userId, id, { status: 'canceled' });
 
-type Filters = Pick<DeploymentFilterQuery, 'status' | 'branch'>;
+type Filters = Pick<DeploymentFilterQuery, 'status' | 'branch' | 'target'>;
 
 const filterOf = (query: Filters) => ({
   ...(query.status === undefined ? {} : { statuses: query.status }),
   ...(query.branch === undefined ? {} : { branch: query.branch }),
+  ...(query.target === undefined ? {} : { target: query.target }),
 });
 
-/** A page of one of the caller's projects' deployments, newest first, filtered by status and branch. */
+/** A page of one of the caller's projects' deployments, newest first, filtered by status, branch and target. */
 export async function listProjectDeployments(
   caller: Caller,
   projectId: string,
@@ -139,7 +158,7 @@ export async function listProjectDeployments(
   return listStored(caller.userId, { projectId: project.id, ...filterOf(query) }, page);
 }
 
-/** A page of all of the caller's deployments, newest first, filtered by project, status and branch. */
+/** A page of all of the caller's deployments, newest first, filtered by project, status, branch and target. */
 export async function listDeployments(
   caller: Caller,
   query: DeploymentFilterQuery,

@@ -320,19 +320,20 @@ export async function replaceEnvironment(
 
 /**
  * Copies the variables of a new deployment's target, sealed as they are, into its snapshot; called
- * before the deployment is stored. The target: a redeploy keeps its original's; otherwise the branch
- * decides (`productionBranch` when the caller has read the project already).
+ * before the deployment is stored. The target: a redeploy keeps its original's; otherwise the one the
+ * request named, else the branch decides (`productionBranch` when the caller has read the project
+ * already).
  */
 export async function snapshotForDeployment(
   ownerId: string,
   deployment: { id: string; projectId: string; branch: string; redeployOf?: string },
-  productionBranch?: string,
+  chosen: { productionBranch?: string; target?: DeploymentTarget } = {},
 ): Promise<DeploymentTarget> {
   const { id, projectId, branch, redeployOf } = deployment;
   let target: DeploymentTarget | undefined =
-    redeployOf === undefined ? undefined : await originalTarget(ownerId, projectId, redeployOf);
+    redeployOf === undefined ? chosen.target : await originalTarget(ownerId, projectId, redeployOf);
   if (target === undefined) {
-    const production = productionBranch ?? (await findProject(ownerId, projectId))?.productionBranch;
+    const production = chosen.productionBranch ?? (await findProject(ownerId, projectId))?.productionBranch;
     target = deploymentTarget(branch, production ?? '');
   }
   let variables: store.StoredVariable[] = [];
@@ -343,9 +344,9 @@ export async function snapshotForDeployment(
     // Fewer than the head counts: a replace deleted that version meanwhile. Read the new one.
     if (variables.length === head.count) break;
   }
-  const chosen = target;
+  const forThis = target;
   const forTarget = variables
-    .filter((variable) => variable.targets.includes(chosen))
+    .filter((variable) => variable.targets.includes(forThis))
     .map(({ id: variableId, key, type, sealed }) => ({ id: variableId, key, type, sealed: sealed ?? '' }));
   // No variables, no snapshot item: the deployment keeps its target itself (the caller stores it),
   // so a project without variables pays one read here and no write.

@@ -22,6 +22,8 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
     name: input.name,
     repository: input.repository ?? null,
     productionBranch: input.productionBranch ?? DEFAULT_PRODUCTION_BRANCH,
+    production: null,
+    autoPromotion: true,
     createdAt: now,
     updatedAt: now,
   };

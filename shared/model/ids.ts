@@ -47,5 +47,6 @@ function ulid(): string {
 
 export const ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export const newId = (prefix: 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs'): string =>
-  `${prefix}_${ulid()}`;
+export const newId = (
+  prefix: 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs' | 'mov',
+): string => `${prefix}_${ulid()}`;

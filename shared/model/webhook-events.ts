@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.created',
   'project.updated',
   'project.deleted',
+  // The production pointer moved (automatically, by a promote or by a rollback).
+  'project.production_changed',
   // Keys and targets that changed, never values.
   'project.env.updated',
 ] as const;

@@ -58,6 +58,8 @@ const servers: Record<ApiGroup, oas31.ServerObject> = {
 const tagDescriptions: Record<string, string> = {
   Projects: "What gets deployed. A key sees only its own user's projects.",
   Deployments: "Deployments of a project's branches.",
+  Production:
+    'Which deployment a project serves in production (`production` on the project), and how it moves. **Automatically:** a deployment whose `target` is `production` becomes production when it becomes `ready`, if it was created after the current production deployment (an older build that finishes late never replaces a newer one) and `autoPromotion` is on. **Promote:** any `ready` deployment of the project, previews included; turns `autoPromotion` back on (it does not promote newer ready deployments after the fact). **Rollback:** back to a `ready` deployment that was production before, by default the one before the current (repeated rollbacks walk further back); turns `autoPromotion` off, so that a build in flight does not undo it, until the next promote. Every move is in the production history and sends `project.production_changed`.',
   Environment:
     "A project's environment variables, per target (`production`, `preview`, `development`). Every value is stored encrypted; a `secret` is write-only: no answer but a build's `build-env` ever carries it. Each deployment builds with a snapshot of its target's variables taken when it was created, read by a `build` key while it is queued or building, and every read is recorded in its events.",
   Auth: 'Accounts and API keys. Rate limited per source address (and login per email address too).',

@@ -4,10 +4,17 @@ import {
   type DeploymentState,
   REPORTABLE_STATES,
 } from '#shared/model/deployment-states.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
 import { hasControlCharacter } from '#shared/model/text.ts';
 import { atMost, BranchName, PageQuery } from './common.ts';
 
-const DeploymentRef = z.string().check(atMost(64), z.minLength(1, 'must not be empty'));
+/**
+ * An id a client names a deployment or project by; its prefix and form are checked where it is looked
+ * up (404). A new schema each call, so that each field can carry its own description.
+ */
+export const deploymentRef = () => z.string().check(atMost(64), z.minLength(1, 'must not be empty'));
+
+const DeploymentRef = deploymentRef();
 
 export const CreateDeploymentBody = z
   .strictObject({
@@ -20,7 +27,11 @@ export const CreateDeploymentBody = z
     }),
     redeployOf: z.optional(DeploymentRef).register(z.globalRegistry, {
       description:
-        "One of the caller's deployments: deploys its project, branch and commit again. Instead of `projectId` and `branch`; any other id answers 404.",
+        "One of the caller's deployments: deploys its project, branch and commit again, with its target. Instead of `projectId` and `branch`; any other id answers 404.",
+    }),
+    target: z.optional(z.enum(DEPLOYMENT_TARGETS)).register(z.globalRegistry, {
+      description:
+        "`production` or `preview`; by default `production` when the branch is the project's production branch, else `preview`. Not with `redeployOf` (a redeploy keeps its original's).",
     }),
   })
   .check(
@@ -36,6 +47,10 @@ export const CreateDeploymentBody = z
       message: 'cannot be given with redeployOf',
       path: ['branch'],
     }),
+    z.refine((body) => body.redeployOf === undefined || body.target === undefined, {
+      message: 'cannot be given with redeployOf',
+      path: ['target'],
+    }),
   )
   .register(z.globalRegistry, {
     id: 'CreateDeploymentBody',
@@ -43,6 +58,7 @@ export const CreateDeploymentBody = z
       'Either `projectId` (and `branch`), or `redeployOf` alone (400 naming the other field). Unknown fields are refused (400 naming the field).',
     examples: [
       { projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A', branch: 'main' },
+      { projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A', branch: 'release-candidate', target: 'production' },
       { redeployOf: 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M' },
     ],
   });
@@ -116,12 +132,15 @@ const filters = {
   branch: z
     .optional(BranchName)
     .register(z.globalRegistry, { description: 'Only deployments of this branch.' }),
+  target: z
+    .optional(z.enum(DEPLOYMENT_TARGETS))
+    .register(z.globalRegistry, { description: 'Only deployments with this target.' }),
 };
 
-/** `?limit=&cursor=&status=&branch=` on a project's deployments. */
+/** `?limit=&cursor=&status=&branch=&target=` on a project's deployments. */
 export const ProjectDeploymentsQuery = z.extend(PageQuery, filters);
 
-/** `?limit=&cursor=&projectId=&status=&branch=` on all of the caller's deployments. */
+/** `?limit=&cursor=&projectId=&status=&branch=&target=` on all of the caller's deployments. */
 export const DeploymentsQuery = z.extend(PageQuery, {
   projectId: z.optional(DeploymentRef).register(z.globalRegistry, {
     description: "Only this project's deployments; another user's project or an unknown id answers 404.",

@@ -13,6 +13,7 @@ import {
   VariableParams,
 } from './environment.ts';
 import { CreateKeyBody } from './keys.ts';
+import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
@@ -26,6 +27,8 @@ export const requestSchemas = {
   PageQuery,
   CreateProjectBody,
   UpdateProjectBody,
+  PromoteBody,
+  RollbackBody,
   CreateDeploymentBody,
   ReportDeploymentEventBody,
   ProjectDeploymentsQuery,

@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { DEPLOYMENT_STATES } from '#shared/model/deployment-states.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
 import { ID_PATTERN } from '#shared/model/ids.ts';
+import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { SUBSCRIBABLE_EVENTS } from '#shared/model/webhook-events.ts';
 
@@ -30,12 +32,45 @@ export const NextCursor = z.nullable(z.string()).register(z.globalRegistry, {
   examples: [null],
 });
 
+/** Which deployment a project serves in production, and how it got there. */
+export const ProductionPointer = z
+  .strictObject({
+    deploymentId: prefixedId('dpl', 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M'),
+    url: z.nullable(z.string()).register(z.globalRegistry, {
+      description: 'Where that deployment is served, as last reported; null when it reported none.',
+    }),
+    promotedAt: Timestamp,
+    reason: z.enum(PRODUCTION_REASONS).register(z.globalRegistry, {
+      description:
+        '`auto`: a production deployment became ready, newer than the one before it; `promote`: promoted by `POST /projects/{id}/promote`; `rollback`: put back by `POST /projects/{id}/rollback`.',
+    }),
+  })
+  .register(z.globalRegistry, {
+    id: 'ProductionPointer',
+    description: "The project's production deployment.",
+    examples: [
+      {
+        deploymentId: 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M',
+        url: 'https://web-4f2a.example.app',
+        promotedAt: '2026-11-22T09:18:40.000Z',
+        reason: 'auto',
+      },
+    ],
+  });
+
 export const Project = z
   .strictObject({
     id: prefixedId('prj', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A'),
     name: z.string(),
     repository: z.nullable(z.string()),
     productionBranch: z.string(),
+    production: z.nullable(ProductionPointer).register(z.globalRegistry, {
+      description: 'The deployment live in production; null until one becomes production.',
+    }),
+    autoPromotion: z.boolean().register(z.globalRegistry, {
+      description:
+        'Whether a `production` deployment that becomes ready (and is newer than the current one) becomes production by itself. A rollback turns it off; a promote turns it on again.',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -48,6 +83,8 @@ export const Project = z
         name: 'web',
         repository: 'acme/web',
         productionBranch: 'main',
+        production: null,
+        autoPromotion: true,
         createdAt: '2026-11-22T09:15:42.123Z',
         updatedAt: '2026-11-22T09:15:42.123Z',
       },
@@ -60,6 +97,10 @@ export const Deployment = z
     projectId: prefixedId('prj', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A'),
     branch: z.string(),
     status: z.enum(DEPLOYMENT_STATES),
+    target: z.enum(DEPLOYMENT_TARGETS).register(z.globalRegistry, {
+      description:
+        "`production` when its branch is the project's production branch (unless created with another `target`), else `preview`. It picks the environment variables it builds with, and only `production` deployments become production by themselves.",
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     buildingAt: z.optional(Timestamp).register(z.globalRegistry, {
@@ -91,6 +132,7 @@ export const Deployment = z
         projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
         branch: 'main',
         status: 'queued',
+        target: 'production',
         createdAt: '2026-11-22T09:16:03.456Z',
         updatedAt: '2026-11-22T09:16:03.456Z',
       },
@@ -190,6 +232,41 @@ export const LoginResult = z
 export const ProjectList = z
   .strictObject({ projects: z.array(Project), nextCursor: NextCursor })
   .register(z.globalRegistry, { id: 'ProjectList', description: 'A page of projects, newest first.' });
+
+export const ProductionMove = z
+  .strictObject({
+    deploymentId: prefixedId('dpl', 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M'),
+    previousDeploymentId: z
+      .nullable(prefixedId('dpl', 'dpl_01JD8Z4A1B2C3D4E5F6G7H8J9K'))
+      .register(z.globalRegistry, {
+        description: 'The production deployment before the move; null for the first.',
+      }),
+    reason: z.enum(PRODUCTION_REASONS),
+    at: Timestamp,
+    keyId: z.nullable(prefixedId('key', 'key_01JD8Z5C6D7E8F9G0H1J2K3M4N')).register(z.globalRegistry, {
+      description: 'The API key that promoted or rolled back; null for an automatic promotion.',
+    }),
+  })
+  .register(z.globalRegistry, {
+    id: 'ProductionMove',
+    description: "One move of a project's production pointer.",
+    examples: [
+      {
+        deploymentId: 'dpl_01JD8Z4A1B2C3D4E5F6G7H8J9K',
+        previousDeploymentId: 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M',
+        reason: 'rollback',
+        at: '2026-11-22T10:02:11.000Z',
+        keyId: 'key_01JD8Z5C6D7E8F9G0H1J2K3M4N',
+      },
+    ],
+  });
+
+export const ProductionHistory = z
+  .strictObject({ moves: z.array(ProductionMove), nextCursor: NextCursor })
+  .register(z.globalRegistry, {
+    id: 'ProductionHistory',
+    description: "A page of a project's production moves, newest first.",
+  });
 
 export const DeploymentList = z
   .strictObject({ deployments: z.array(Deployment), nextCursor: NextCursor })

@@ -12,7 +12,8 @@ import { logError } from '#shared/runtime/log.ts';
 import { type DeliveryMessage, messageIdOf } from './messages.ts';
 
 // From a change in the store to the messages that deliver it. Stream records of the projects and
-// deployments tables (new and old images) become events: a project put, changed or removed; a
+// deployments tables (new and old images) become events: a project put, changed or removed (or its
+// production pointer moved: `project.production_changed`, with the pointer before and after); a
 // deployment created or moved to another status; a change of a project's environment variables (the
 // head item of its set, which every change rewrites with what it changed: keys and targets, never a
 // value; the variables' own items, sealed, mean nothing here). Each event becomes one message per subscription
@@ -36,6 +37,12 @@ const imageOf = (image: unknown): Image | undefined =>
 const isReportable = (status: unknown): status is ReportableState =>
   typeof status === 'string' && status in ENTERED_AT;
 
+/** The deployment a project image's production pointer names, if any. */
+const productionOf = (image?: Image): string | undefined => {
+  const pointer = image?.production as Record<string, unknown> | undefined;
+  return typeof pointer?.deploymentId === 'string' ? pointer.deploymentId : undefined;
+};
+
 /** What a record means to subscribers, if anything (a backfill of list keys means nothing). */
 function eventTypeOf(
   kind: DynamoDBRecord['eventName'],
@@ -45,6 +52,8 @@ function eventTypeOf(
   const id = String((next ?? previous)?.id ?? '');
   if (id.startsWith('prj_')) {
     if (kind === 'INSERT') return 'project.created';
+    if (kind === 'MODIFY' && productionOf(next) !== productionOf(previous))
+      return 'project.production_changed';
     if (kind === 'MODIFY') return 'project.updated';
     if (kind === 'REMOVE') return 'project.deleted';
   }
@@ -73,11 +82,22 @@ export function eventOf(record: DynamoDBRecord): WebhookEvent | undefined {
     ownerId: String(image.ownerId),
     type,
     timestamp: new Date(seconds === undefined ? clock.now() : seconds * 1000).toISOString(),
-    data: dataOf(type, image),
+    data: dataOf(type, image, previous),
   };
 }
 
-function dataOf(type: WebhookEventType, image: Image): unknown {
+function dataOf(type: WebhookEventType, image: Image, previous?: Image): unknown {
+  if (type === 'project.production_changed') {
+    const project = toProject(image);
+    const before = previous ? toProject(previous).production : null;
+    return {
+      projectId: project.id,
+      reason: project.production?.reason ?? null,
+      production: project.production,
+      previousProduction: before,
+      project,
+    };
+  }
   if (type === 'project.env.updated') {
     const { revision: _revision, ...change } = image.lastChange as Record<string, unknown>;
     return { projectId: String(image.projectId), ...change };

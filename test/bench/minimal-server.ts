@@ -53,6 +53,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
       projectId: project.id,
       branch: typeof body.branch === 'string' ? body.branch : project.productionBranch,
       status: 'queued' as const,
+      target: 'preview' as const,
       createdAt: now,
       updatedAt: now,
     };

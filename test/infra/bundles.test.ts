@@ -355,6 +355,8 @@ describe('secrets, fetched by the bundles from the extension by ARN', () => {
         name,
         repository: null,
         productionBranch: 'main',
+        production: null,
+        autoPromotion: true,
         createdAt: now,
         updatedAt: now,
       });

@@ -163,6 +163,7 @@ describe('DELETE /projects/{id}', () => {
             projectId: project.id,
             branch: 'main',
             status: 'queued',
+            target: 'production',
             createdAt: now,
             updatedAt: now,
           }),

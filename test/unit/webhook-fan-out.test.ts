@@ -51,6 +51,7 @@ const shownDeployment = {
   projectId: deployment.projectId,
   branch: 'main',
   status: 'queued',
+  target: 'preview',
   createdAt: deployment.createdAt,
   updatedAt: deployment.updatedAt,
 };
@@ -63,7 +64,7 @@ describe('eventOf', () => {
       ownerId: 'usr_1',
       type: 'project.created',
       timestamp: new Date(1_795_000_000_000).toISOString(),
-      data: { ...shownProject, repository: null },
+      data: { ...shownProject, repository: null, production: null, autoPromotion: true },
     });
     expect(eventOf(record('MODIFY', renamed, project))).toMatchObject({
       type: 'project.updated',
@@ -72,6 +73,43 @@ describe('eventOf', () => {
     expect(eventOf(record('REMOVE', undefined, project))).toMatchObject({
       type: 'project.deleted',
       data: { id: project.id },
+    });
+  });
+
+  it('makes project.production_changed when the pointer moves, with the pointer before and after', () => {
+    const pointer = (deploymentId: string, reason: string) => ({
+      deploymentId,
+      url: null,
+      promotedAt: '2026-11-22T09:10:00.000Z',
+      reason,
+      rollbackTo: 'dpl_01JD8Z4A1B2C3D4E5F6G7H8J9K',
+    });
+    const first = { ...project, production: pointer(deployment.id, 'auto') };
+    const rolledBack = {
+      ...project,
+      production: pointer('dpl_01JD8Z4A1B2C3D4E5F6G7H8J9K', 'rollback'),
+      autoPromotion: false,
+    };
+    const event = eventOf(record('MODIFY', rolledBack, first));
+    expect(event).toMatchObject({
+      type: 'project.production_changed',
+      data: {
+        projectId: project.id,
+        reason: 'rollback',
+        production: { deploymentId: 'dpl_01JD8Z4A1B2C3D4E5F6G7H8J9K', reason: 'rollback' },
+        previousProduction: { deploymentId: deployment.id, reason: 'auto' },
+        project: { id: project.id, autoPromotion: false },
+      },
+    });
+    // The rollback chain is the store's, not the subscriber's.
+    expect(JSON.stringify(event?.data)).not.toContain('rollbackTo');
+    expect(eventOf(record('MODIFY', first, project))).toMatchObject({
+      type: 'project.production_changed',
+      data: { previousProduction: null },
+    });
+    // Resuming automatic promotion without a move is an ordinary change.
+    expect(eventOf(record('MODIFY', { ...rolledBack, autoPromotion: true }, rolledBack))).toMatchObject({
+      type: 'project.updated',
     });
   });
 

@@ -1,0 +1,184 @@
+import { findDeployment } from '#shared/db/deployments.ts';
+import type { Page } from '#shared/db/pages.ts';
+import * as store from '#shared/db/production.ts';
+import type { Project } from '#shared/db/projects.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
+import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import type { ProductionReason } from '#shared/model/production.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
+
+// What moves a project's production pointer, and what does not:
+// - automatic: a `production` deployment that becomes ready, if it was created after the one in
+//   production (ids sort by creation) and automatic promotion is on;
+// - promote: any ready deployment of the project, by hand; it turns automatic promotion on again;
+// - rollback: a ready deployment that was production before (by default the one before the current
+//   on the way forward, so repeated rollbacks walk further back); it turns automatic promotion off.
+// Each move is decided on the pointer just read and written on the condition that it is still that
+// pointer (shared/db/production.ts); when another move got there first, it is read and decided again.
+
+/** Moves decided again after losing a race, before giving up (only a burst of moves on one project). */
+const ATTEMPTS = 5;
+
+const isPrefixed = (prefix: string, id: string): boolean =>
+  id.startsWith(`${prefix}_`) && ID_PATTERN.test(id.slice(prefix.length + 1));
+
+const projectNotFound = (id: string) => new NotFoundError(`Project ${id} was not found`);
+const deploymentNotFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
+
+async function stateOf(ownerId: string, projectId: string): Promise<store.ProductionState> {
+  const state = isPrefixed('prj', projectId)
+    ? await store.readProductionState(ownerId, projectId)
+    : undefined;
+  if (!state) throw projectNotFound(projectId);
+  return state;
+}
+
+/** One of the owner's deployments of this project, ready; 404 or 409 naming its status otherwise. */
+async function readyDeployment(ownerId: string, projectId: string, deploymentId: string) {
+  const deployment = isPrefixed('dpl', deploymentId)
+    ? await findDeployment(ownerId, deploymentId)
+    : undefined;
+  if (!deployment || deployment.projectId !== projectId) throw deploymentNotFound(deploymentId);
+  if (deployment.status !== 'ready') {
+    throw new ConflictError(
+      `Deployment ${deploymentId} is ${deployment.status}; only a ready deployment can be production`,
+    );
+  }
+  return deployment;
+}
+
+const pointerTo = (
+  deployment: { id: string; url?: string },
+  reason: ProductionReason,
+  rollbackTo: string | null,
+): store.StoredPointer => ({
+  deploymentId: deployment.id,
+  url: deployment.url ?? null,
+  promotedAt: isoNow(),
+  reason,
+  rollbackTo,
+});
+
+/** The project as it is after a move (the move's write returns nothing). */
+const withPointer = (project: Project, pointer: store.StoredPointer, autoPromotion: boolean): Project => {
+  const { rollbackTo: _chain, ...shown } = pointer;
+  return { ...project, production: shown, autoPromotion };
+};
+
+const raced = (projectId: string) =>
+  new ConflictError(`Production of project ${projectId} kept changing meanwhile; try again`);
+
+/**
+ * Called when one of the owner's deployments became ready: makes it production if its target is
+ * production, automatic promotion is on, and it is newer than the deployment in production. Whether
+ * it did.
+ */
+export async function promoteIfNewer(
+  ownerId: string,
+  deployment: { id: string; projectId: string; target: string; url?: string },
+): Promise<boolean> {
+  if (deployment.target !== 'production') return false;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const state = await store.readProductionState(ownerId, deployment.projectId);
+    if (!state?.project.autoPromotion) return false;
+    const current = state.pointer?.deploymentId ?? null;
+    // Ids sort by creation time: an older build that finishes late never replaces a newer one.
+    if (current !== null && current >= deployment.id) return false;
+    const moved = await store.moveProduction({
+      // A new id per attempt: a transaction's request token may not be reused for other contents.
+      moveId: newId('mov'),
+      ownerId,
+      projectId: deployment.projectId,
+      from: current,
+      to: pointerTo(deployment, 'auto', current),
+      autoPromotion: true,
+      onlyIfAutomatic: true,
+      keyId: null,
+    });
+    if (moved) return true;
+  }
+  return false;
+}
+
+/** Makes a ready deployment of the caller's project production, and turns automatic promotion on. */
+export async function promote(caller: Caller, projectId: string, input: PromoteInput): Promise<Project> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const { project, pointer } = await stateOf(caller.userId, projectId);
+    const deployment = await readyDeployment(caller.userId, project.id, input.deploymentId);
+    const current = pointer?.deploymentId ?? null;
+    if (current === deployment.id) {
+      // Already production: no move, no history entry; automatic promotion resumes all the same.
+      if (project.autoPromotion) return project;
+      return (await store.resumeAutoPromotion(caller.userId, project.id)) ?? throwNotFound(projectId);
+    }
+    const to = pointerTo(deployment, 'promote', current);
+    const moved = await store.moveProduction({
+      // A new id per attempt: a transaction's request token may not be reused for other contents.
+      moveId: newId('mov'),
+      ownerId: caller.userId,
+      projectId: project.id,
+      from: current,
+      to,
+      autoPromotion: true,
+      onlyIfAutomatic: false,
+      keyId: caller.keyId,
+    });
+    if (moved) return withPointer(project, to, true);
+  }
+  throw raced(projectId);
+}
+
+/**
+ * Puts an earlier production deployment of the caller's project back: the named one, or the one before
+ * the current on the way forward. Pauses automatic promotion until the next promote.
+ */
+export async function rollback(caller: Caller, projectId: string, input: RollbackInput): Promise<Project> {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const { project, pointer } = await stateOf(caller.userId, projectId);
+    const current = pointer?.deploymentId ?? null;
+    const targetId = input.deploymentId ?? pointer?.rollbackTo ?? null;
+    if (targetId === null) {
+      throw new ConflictError(`Project ${projectId} has no earlier production deployment to roll back to`);
+    }
+    const deployment = await readyDeployment(caller.userId, project.id, targetId);
+    if (deployment.id === current) {
+      throw new ConflictError(`Deployment ${deployment.id} is already production`);
+    }
+    const promotion = await store.findPromotion(project.id, deployment.id);
+    if (!promotion) {
+      throw new ConflictError(`Deployment ${deployment.id} was never production; promote it instead`);
+    }
+    // Where the next default rollback goes: on from where this deployment's own forward move came.
+    const to = pointerTo(deployment, 'rollback', promotion.rollbackTo);
+    const moved = await store.moveProduction({
+      // A new id per attempt: a transaction's request token may not be reused for other contents.
+      moveId: newId('mov'),
+      ownerId: caller.userId,
+      projectId: project.id,
+      from: current,
+      to,
+      autoPromotion: false,
+      onlyIfAutomatic: false,
+      keyId: caller.keyId,
+    });
+    if (moved) return withPointer(project, to, false);
+  }
+  throw raced(projectId);
+}
+
+function throwNotFound(projectId: string): never {
+  throw projectNotFound(projectId);
+}
+
+/** A page of the caller's project's production moves, newest first. */
+export async function listProductionHistory(
+  caller: Caller,
+  projectId: string,
+  page: PageRequest,
+): Promise<Page<store.ProductionMoveEntry>> {
+  const { project } = await stateOf(caller.userId, projectId);
+  return store.listProductionMoves(project.id, page);
+}
