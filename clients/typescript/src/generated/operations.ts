@@ -9,6 +9,9 @@ export const operationTable = [
   { id: 'updateProject', group: 'projects', name: 'update', method: 'PATCH', path: '/projects/{id}', params: ['id'], body: 1, auth: 1 },
   { id: 'deleteProject', group: 'projects', name: 'delete', method: 'DELETE', path: '/projects/{id}', params: ['id'], auth: 1, reply: 'none' },
   { id: 'listProjectDeployments', group: 'deployments', name: 'listForProject', method: 'GET', path: '/projects/{id}/deployments', params: ['id'], query: 1, auth: 1, items: 'deployments' },
+  { id: 'promoteDeployment', group: 'production', name: 'promoteDeployment', method: 'POST', path: '/projects/{id}/promote', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'rollbackProduction', group: 'production', name: 'rollback', method: 'POST', path: '/projects/{id}/rollback', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'listProductionHistory', group: 'production', name: 'listHistory', method: 'GET', path: '/projects/{id}/production-history', params: ['id'], query: 1, auth: 1, items: 'moves' },
   { id: 'listEnvironmentVariables', group: 'environment', name: 'listVariables', method: 'GET', path: '/projects/{id}/env', params: ['id'], query: 1, auth: 1, items: 'variables' },
   { id: 'replaceEnvironmentVariables', group: 'environment', name: 'replaceVariables', method: 'PUT', path: '/projects/{id}/env', params: ['id'], body: 1, auth: 1 },
   { id: 'createEnvironmentVariable', group: 'environment', name: 'createVariable', method: 'POST', path: '/projects/{id}/env', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
@@ -81,20 +84,28 @@ export interface Groups {
     delete(id: string, options?: RequestOptions): Promise<void>;
   };
   deployments: {
-    /** List a project's deployments, newest first, by status and branch: `GET {base_url}/projects/{id}/deployments` (listProjectDeployments) */
+    /** List a project's deployments, newest first, by status, branch and target: `GET {base_url}/projects/{id}/deployments` (listProjectDeployments) */
     listForProject(id: string, query?: Query<'listProjectDeployments'>, options?: RequestOptions): List<JsonReply<'listProjectDeployments', 200>, 'deployments'>;
-    /** List all your deployments, newest first, by project, status and branch: `GET {base_url}/deployments` (listDeployments) */
+    /** List all your deployments, newest first, by project, status, branch and target: `GET {base_url}/deployments` (listDeployments) */
     list(query?: Query<'listDeployments'>, options?: RequestOptions): List<JsonReply<'listDeployments', 200>, 'deployments'>;
     /** Deploy a branch of one of your projects, or redeploy one of your deployments: `POST {base_url}/deployments` (createDeployment) */
     create(body: Body<'createDeployment'>, options?: RequestOptions): Promise<JsonReply<'createDeployment', 201>>;
     /** A deployment's history, oldest first: `GET {base_url}/deployments/{id}/events` (listDeploymentEvents) */
     listEvents(id: string, options?: RequestOptions): Promise<JsonReply<'listDeploymentEvents', 200>>;
-    /** Report a deployment's progress (a change of status): `POST {base_url}/deployments/{id}/events` (reportDeploymentEvent) */
+    /** Report a deployment's progress (a change of status); a production deployment that becomes ready may become production: `POST {base_url}/deployments/{id}/events` (reportDeploymentEvent) */
     reportEvent(id: string, body: Body<'reportDeploymentEvent'>, options?: RequestOptions): Promise<JsonReply<'reportDeploymentEvent', 200>>;
     /** Cancel a queued or building deployment: `POST {base_url}/deployments/{id}/cancel` (cancelDeployment) */
     cancel(id: string, options?: RequestOptions): Promise<JsonReply<'cancelDeployment', 200>>;
     /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment) */
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
+  };
+  production: {
+    /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on: `POST {base_url}/projects/{id}/promote` (promoteDeployment) */
+    promoteDeployment(id: string, body: Body<'promoteDeployment'>, options?: RequestOptions): Promise<JsonReply<'promoteDeployment', 200>>;
+    /** Put an earlier production deployment back (by default the one before the current); pauses automatic promotion: `POST {base_url}/projects/{id}/rollback` (rollbackProduction) */
+    rollback(id: string, body: Body<'rollbackProduction'>, options?: RequestOptions): Promise<JsonReply<'rollbackProduction', 200>>;
+    /** Every move of the project's production pointer, newest first: `GET {base_url}/projects/{id}/production-history` (listProductionHistory) */
+    listHistory(id: string, query?: Query<'listProductionHistory'>, options?: RequestOptions): List<JsonReply<'listProductionHistory', 200>, 'moves'>;
   };
   environment: {
     /** List a project's environment variables, newest first (a secret's value never): `GET {base_url}/projects/{id}/env` (listEnvironmentVariables) */
