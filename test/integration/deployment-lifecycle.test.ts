@@ -239,6 +239,8 @@ describe('POST /deployments {redeployOf}', () => {
       projectId,
       branch: 'release/1',
       status: 'queued',
+      // Its original's: release/1 is not the production branch.
+      target: 'preview',
       commitSha: 'deadbeefcafe',
       redeployOf: original.id,
       createdAt: expect.stringMatching(ISO),

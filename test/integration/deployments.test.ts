@@ -32,6 +32,7 @@ describe('POST /deployments', () => {
       projectId,
       branch: 'feature/login',
       status: 'queued',
+      target: 'preview',
       createdAt: expect.any(String),
       updatedAt: body.createdAt,
     });

@@ -85,6 +85,43 @@ describe('DynamoDB round trips per request', () => {
     ]);
   });
 
+  it('production: ready of a production deployment 5 (report 3, the project, one transaction); promote 4, rollback 5 (its marker); history 3', async () => {
+    const { key } = await newCaller();
+    const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+    const projectId = (created.body as { id: string }).id;
+    const post = (path: string, json: unknown) =>
+      call(`${gateway.baseUrl}${path}`, { method: 'POST', key, json });
+    const readyOne = async () => {
+      const { id } = (await post('/deployments', { projectId })).body as { id: string };
+      await post(`/deployments/${id}/events`, { status: 'building' });
+      return { id, calls: await countCalls(() => post(`/deployments/${id}/events`, { status: 'ready' })) };
+    };
+    const first = await readyOne();
+    expect(first.calls).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    await readyOne();
+    // Auth, the project, the deployment, one transaction.
+    expect(
+      await countCalls(() => post(`/projects/${projectId}/promote`, { deploymentId: first.id })),
+    ).toEqual(['UpdateItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    // Auth, the project, the deployment, where a rollback from it goes, one transaction.
+    expect(await countCalls(() => post(`/projects/${projectId}/rollback`, {}))).toEqual([
+      'UpdateItemCommand',
+      'GetItemCommand',
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
+    expect(
+      await countCalls(() => call(`${gateway.baseUrl}/projects/${projectId}/production-history`, { key })),
+    ).toEqual(['UpdateItemCommand', 'GetItemCommand', 'QueryCommand']);
+  });
+
   it('deployment lists: one Query whatever the filters, plus the project when one is named', async () => {
     const { key } = await newCaller();
     const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });

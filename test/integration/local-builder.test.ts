@@ -39,7 +39,7 @@ describe('local builder', () => {
     );
   });
 
-  it('moves a queued deployment through building to ready, leaving a canceled one alone', async () => {
+  it('moves a queued deployment through building to ready (and production), leaving a canceled one alone', async () => {
     const { key, userId } = await newCaller();
     const project = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
     const projectId = (project.body as { id: string }).id;
@@ -71,6 +71,12 @@ describe('local builder', () => {
       expect((buildingAt ?? 0) - (queuedAt ?? 0)).toBeGreaterThanOrEqual(100);
       const other = await call(`${gateway.baseUrl}/deployments/${canceled}`, { key });
       expect(other.body).toMatchObject({ status: 'canceled' });
+      // On the production branch: ready, it becomes production by itself (just after the status moves).
+      const shown = await until(
+        () => call(`${gateway.baseUrl}/projects/${projectId}`, { key }).then((response) => response.body),
+        (body) => (body as { production: unknown }).production !== null,
+      );
+      expect(shown).toMatchObject({ production: { deploymentId: moving, reason: 'auto' } });
     } finally {
       await builder.stop();
     }

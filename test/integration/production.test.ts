@@ -344,6 +344,27 @@ describe('POST /projects/{id}/rollback', () => {
     expect(walked).toEqual({ items: moves, pages: 3 });
   });
 
+  it('takes an Idempotency-Key: a retried rollback answers the same and moves once', async () => {
+    const { key } = await newCaller();
+    const project = await newProject(key);
+    const a = await readyDeployment(key, project.id);
+    await readyDeployment(key, project.id);
+    await readyDeployment(key, project.id);
+    const retried = () =>
+      call(url(`/projects/${project.id}/rollback`), {
+        method: 'POST',
+        key,
+        json: {},
+        headers: { 'Idempotency-Key': `rollback-${project.id}` },
+      });
+    const first = await retried();
+    const second = await retried();
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect((await history(key, project.id)).filter((move) => move.reason === 'rollback')).toHaveLength(1);
+    expect((await projectOf(key, project.id)).production?.deploymentId).not.toBe(a.id);
+  });
+
   it('goes to a named deployment that was production, and refuses one that never was or is current', async () => {
     const { key } = await newCaller();
     const project = await newProject(key);
@@ -451,6 +472,9 @@ it('sends project.production_changed, signed, with the pointer before and after'
       },
   );
   expect(events.map((event) => event.type)).toEqual(Array(3).fill('project.production_changed'));
+  // Deliveries are concurrent: in the order of the moves they report.
+  const byMove = (data: Record<string, unknown>) => (data.production as Pointer).promotedAt;
+  events.sort((x, y) => byMove(x.data).localeCompare(byMove(y.data)));
   const shown = events.map(({ data }) => [
     (data.previousProduction as Pointer | null)?.deploymentId ?? null,
     (data.production as Pointer).deploymentId,

@@ -31,6 +31,8 @@ describe('POST /projects', () => {
       name: 'web',
       repository: null,
       productionBranch: 'main',
+      production: null,
+      autoPromotion: true,
       createdAt: expect.stringMatching(TIMESTAMP),
       updatedAt: body.createdAt,
     });

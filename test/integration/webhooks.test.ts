@@ -239,7 +239,7 @@ describe('events', () => {
       204,
     );
 
-    const received = await everything.waitFor(11, 20_000);
+    const received = await everything.waitFor(12, 20_000);
     const events = received.map(
       ({ headers, body }) =>
         new Verifier(all.secret).verify(body, headers as Record<string, string>) as {
@@ -258,6 +258,8 @@ describe('events', () => {
       'deployment.ready',
       'project.created',
       'project.deleted',
+      // The first deployment is on the production branch: ready, it became production.
+      'project.production_changed',
       'project.updated',
     ]);
     // `data` is the resource as the API returned it.

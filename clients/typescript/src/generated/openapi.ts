@@ -68,7 +68,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on */
-        post: operations["promoteDeployment"];
+        post: operations["promoteProduction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2455,7 +2455,7 @@ export interface operations {
             };
         };
     };
-    promoteDeployment: {
+    promoteProduction: {
         parameters: {
             query?: never;
             header?: {

@@ -9,7 +9,7 @@ export const operationTable = [
   { id: 'updateProject', group: 'projects', name: 'update', method: 'PATCH', path: '/projects/{id}', params: ['id'], body: 1, auth: 1 },
   { id: 'deleteProject', group: 'projects', name: 'delete', method: 'DELETE', path: '/projects/{id}', params: ['id'], auth: 1, reply: 'none' },
   { id: 'listProjectDeployments', group: 'deployments', name: 'listForProject', method: 'GET', path: '/projects/{id}/deployments', params: ['id'], query: 1, auth: 1, items: 'deployments' },
-  { id: 'promoteDeployment', group: 'production', name: 'promoteDeployment', method: 'POST', path: '/projects/{id}/promote', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'promoteProduction', group: 'production', name: 'promote', method: 'POST', path: '/projects/{id}/promote', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'rollbackProduction', group: 'production', name: 'rollback', method: 'POST', path: '/projects/{id}/rollback', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listProductionHistory', group: 'production', name: 'listHistory', method: 'GET', path: '/projects/{id}/production-history', params: ['id'], query: 1, auth: 1, items: 'moves' },
   { id: 'listEnvironmentVariables', group: 'environment', name: 'listVariables', method: 'GET', path: '/projects/{id}/env', params: ['id'], query: 1, auth: 1, items: 'variables' },
@@ -100,8 +100,8 @@ export interface Groups {
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
   };
   production: {
-    /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on: `POST {base_url}/projects/{id}/promote` (promoteDeployment) */
-    promoteDeployment(id: string, body: Body<'promoteDeployment'>, options?: RequestOptions): Promise<JsonReply<'promoteDeployment', 200>>;
+    /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on: `POST {base_url}/projects/{id}/promote` (promoteProduction) */
+    promote(id: string, body: Body<'promoteProduction'>, options?: RequestOptions): Promise<JsonReply<'promoteProduction', 200>>;
     /** Put an earlier production deployment back (by default the one before the current); pauses automatic promotion: `POST {base_url}/projects/{id}/rollback` (rollbackProduction) */
     rollback(id: string, body: Body<'rollbackProduction'>, options?: RequestOptions): Promise<JsonReply<'rollbackProduction', 200>>;
     /** Every move of the project's production pointer, newest first: `GET {base_url}/projects/{id}/production-history` (listProductionHistory) */
