@@ -119,11 +119,28 @@ const DEPLOYMENT_COLUMNS: (keyof Schemas['Deployment'])[] = [
   'id',
   'projectId',
   'branch',
+  'target',
   'status',
   'createdAt',
 ];
 const KEY_COLUMNS: (keyof Schemas['ApiKey'])[] = ['id', 'name', 'prefix', 'last4', 'scopes', 'expiresAt'];
 const WEBHOOK_COLUMNS: (keyof Schemas['Webhook'])[] = ['id', 'url', 'events', 'enabled'];
+const MOVE_COLUMNS: (keyof Schemas['ProductionMove'])[] = [
+  'at',
+  'reason',
+  'deploymentId',
+  'previousDeploymentId',
+  'keyId',
+];
+type DeploymentTarget = Schemas['Deployment']['target'];
+
+/** What a promote or rollback answers: the project, and in words where production now is. */
+const productionOutput = (project: Schemas['Project']): Output => ({
+  json: project,
+  text: project.production
+    ? `Production of ${project.id} is ${project.production.deploymentId} (${project.production.reason}, ${project.production.url ?? 'no url'}); automatic promotion ${project.autoPromotion ? 'on' : 'paused'}`
+    : `Project ${project.id} has no production deployment`,
+});
 const VARIABLE_COLUMNS: (keyof Schemas['EnvironmentVariable'])[] = ['id', 'key', 'targets', 'type', 'value'];
 type Target = Schemas['EnvironmentVariable']['targets'][number];
 
@@ -308,14 +325,24 @@ const commands: Record<string, Command> = {
     },
   },
   deploy: {
-    usage: 'deploy <project id or name> [--branch <branch>] [--wait] [--timeout <15m>]',
+    usage:
+      'deploy <project id or name> [--branch <branch>] [--target production|preview] [--wait] [--timeout <15m>]',
     args: ['project'],
-    options: { branch: { type: 'string' }, wait: { type: 'boolean' }, timeout: { type: 'string' } },
+    options: {
+      branch: { type: 'string' },
+      target: { type: 'string' },
+      wait: { type: 'boolean' },
+      timeout: { type: 'string' },
+    },
     async run({ args: [project = ''], flags, client }) {
       const timeoutMs = duration(string(flags, 'timeout') ?? '15m');
       const api = await client();
       const created = await api.deployments.create(
-        defined({ projectId: await projectId(api, project), branch: string(flags, 'branch') }),
+        defined({
+          projectId: await projectId(api, project),
+          branch: string(flags, 'branch'),
+          target: string(flags, 'target') as DeploymentTarget | undefined,
+        }),
       );
       if (!flags.wait) return objectOutput(created);
       const log = (line: string) => (flags.json ? process.stderr : process.stdout).write(`${line}\n`);
@@ -324,17 +351,24 @@ const commands: Record<string, Command> = {
     },
   },
   'deployments list': {
-    usage: 'deployments list [--project <id or name>] [--status <a,b>] [--branch <branch>] [--limit <n>]',
+    usage:
+      'deployments list [--project <id or name>] [--status <a,b>] [--branch <branch>] [--target production|preview] [--limit <n>]',
     options: {
       ...LIST_OPTIONS,
       project: { type: 'string' },
       status: { type: 'string' },
       branch: { type: 'string' },
+      target: { type: 'string' },
     },
     async run({ flags, client }) {
       const api = await client();
       const project = string(flags, 'project');
-      const query = defined({ limit: 100, status: string(flags, 'status'), branch: string(flags, 'branch') });
+      const query = defined({
+        limit: 100,
+        status: string(flags, 'status'),
+        branch: string(flags, 'branch'),
+        target: string(flags, 'target') as DeploymentTarget | undefined,
+      });
       const items = project
         ? api.deployments.listForProject(await projectId(api, project), query)
         : api.deployments.list(query);
@@ -353,6 +387,38 @@ const commands: Record<string, Command> = {
       const api = await client();
       await confirm(`Cancel deployment ${id}?`);
       return objectOutput(await api.deployments.cancel(id));
+    },
+  },
+  promote: {
+    usage: 'promote <project id or name> <deployment id>',
+    args: ['project', 'deployment'],
+    async run({ args: [project = '', deploymentId = ''], client }) {
+      const api = await client();
+      return productionOutput(await api.production.promote(await projectId(api, project), { deploymentId }));
+    },
+  },
+  rollback: {
+    usage: 'rollback <project id or name> [--to <deployment id>] [--yes]',
+    args: ['project'],
+    options: { to: { type: 'string' } },
+    async run({ args: [project = ''], flags, client, confirm }) {
+      const api = await client();
+      const id = await projectId(api, project);
+      const to = string(flags, 'to');
+      await confirm(
+        `Roll production of ${id} back to ${to ?? 'the deployment before the current one'}? Automatic promotion pauses until the next promote.`,
+      );
+      return productionOutput(await api.production.rollback(id, defined({ deploymentId: to })));
+    },
+  },
+  'production history': {
+    usage: 'production history <project id or name> [--limit <n>]',
+    args: ['project'],
+    options: LIST_OPTIONS,
+    async run({ args: [project = ''], flags, client }) {
+      const api = await client();
+      const items = api.production.listHistory(await projectId(api, project), { limit: 100 });
+      return listOutput(await collect(items, flags), MOVE_COLUMNS);
     },
   },
   'keys list': {

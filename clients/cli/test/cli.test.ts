@@ -71,7 +71,9 @@ describe('platform', () => {
     async () => {
       const help = await platform(['--help']);
       expect(help.code).toBe(0);
-      expect(help.stdout).toContain('platform deploy <project id or name> [--branch <branch>] [--wait]');
+      expect(help.stdout).toContain(
+        'platform deploy <project id or name> [--branch <branch>] [--target production|preview] [--wait]',
+      );
       expect(await platform(['frobnicate', '--json'])).toMatchObject({
         code: 2,
         json: { error: 'usage_error', message: expect.stringContaining('Unknown command') },
@@ -229,6 +231,45 @@ describe('platform', () => {
     } finally {
       await builder.stop();
     }
+  });
+
+  slowly('promotes a preview, rolls back (only with --yes) and shows the production history', async () => {
+    const { env, userId } = await asKey();
+    await platform(['projects', 'create', '--name', 'live', '--json'], env);
+    const builder = startLocalBuilder({ delayMs: 50, pollMs: 20, ownerId: userId });
+    const waited = (args: string[]) =>
+      platform(['deploy', 'live', ...args, '--wait', '--json'], { ...env, PLATFORM_POLL_MS: '100' });
+    let production: { id: string; target: string };
+    let preview: { id: string; target: string };
+    try {
+      production = (await waited([])).json as typeof production;
+      preview = (await waited(['--branch', 'feature/x'])).json as typeof preview;
+    } finally {
+      await builder.stop();
+    }
+    expect([production.target, preview.target]).toEqual(['production', 'preview']);
+    const listed = await platform(['deployments', 'list', '--target', 'preview', '--json'], env);
+    expect((listed.json as { id: string }[]).map((d) => d.id)).toEqual([preview.id]);
+    const promoted = await platform(['promote', 'live', preview.id], env);
+    expect(promoted).toMatchObject({ code: 0 });
+    expect(promoted.stdout).toContain(`is ${preview.id} (promote`);
+    expect(await platform(['rollback', 'live', '--json'], env)).toMatchObject({
+      code: 2,
+      json: { error: 'usage_error' },
+    });
+    const rolledBack = await platform(['rollback', 'live', '--yes', '--json'], env);
+    expect(rolledBack).toMatchObject({
+      code: 0,
+      json: { autoPromotion: false, production: { deploymentId: production.id, reason: 'rollback' } },
+    });
+    const history = await platform(['production', 'history', 'live', '--json'], env);
+    expect((history.json as { reason: string }[]).map((move) => move.reason)).toEqual([
+      'rollback',
+      'promote',
+      'auto',
+    ]);
+    const none = await platform(['rollback', 'live', '--yes', '--json'], env);
+    expect(none).toMatchObject({ code: 1, json: { error: 'conflict' } });
   });
 
   slowly('deploy --wait exits 1 when the deployment does not finish within --timeout', async () => {
