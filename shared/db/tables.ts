@@ -160,8 +160,11 @@ export const tables = {
    *   (the condition that makes changes serial and replaces atomic), the owner, and the last change
    *   (keys and targets, never values), which leaves through the stream as `project.env.updated`;
    * - `var#<version>#<envId>`: a variable of that version of the set, its value sealed;
-   * - `snapshot#<deploymentId>#<part>`: what a deployment builds with, copied sealed at its creation.
-   * A project's variables and snapshots go with it: one partition to purge.
+   * - `snapshot#<deploymentId>#<part>`: what a deployment builds with, copied sealed at its creation;
+   * - `production#<moveId>`: a move of the project's production pointer (its history, newest first);
+   * - `promoted#<deploymentId>`: where a default rollback goes from a deployment that was production
+   *   (shared/db/production.ts).
+   * Everything a project keeps besides itself and its deployments goes with it: one partition to purge.
    */
   environment: {
     envVar: 'ENVIRONMENT_TABLE',
