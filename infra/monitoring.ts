@@ -66,8 +66,10 @@ export interface MonitoringProps {
   functions: ReadonlyMap<string, IFunction>;
   tables: Record<string, Table>;
   /**
-   * The tables shared/db writes in transactions (TransactWriteItems): the users table (a user and
-   * its email's marker) and the webhooks table (a subscription and its owner's counter).
+   * The tables shared/db writes in transactions (TransactWriteItems): users (a user and its email's
+   * marker), webhooks (a subscription and its owner's counter), API keys (a key and its owner's
+   * ledger), environment (a set's versions, snapshots, production history) and projects (the
+   * production pointer with its history entry).
    */
   transactionTables: readonly Table[];
   dashboardName: string;

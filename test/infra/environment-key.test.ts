@@ -188,6 +188,15 @@ describe('the environment table', () => {
         ],
       ],
       [byHandler('delete-project'), ['dynamodb:DeleteItem', 'dynamodb:Query']],
+      // The production history and rollback markers live in the project's partition too
+      // (shared/db/production.ts): the moves write them, a production `ready` report included.
+      [byHandler('list-production-history'), ['dynamodb:GetItem', 'dynamodb:Query']],
+      ...['promote-production', 'rollback-production', 'report-deployment-event'].map(
+        (handler): [string, string[]] => [
+          byHandler(handler),
+          ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        ],
+      ),
       ['projects: purge-project', ['dynamodb:DeleteItem', 'dynamodb:Query']],
       // The fan-out reads the table's stream (its head items become project.env.updated).
       [
