@@ -38,18 +38,20 @@ describe('deployments written by an older version', () => {
       activeStatus: 'queued',
     };
     const storedKey = { ownerId: userId, id: old.id };
+    // Stored before targets were: shown as a preview (shared/db/deployments.ts).
+    const shown = { ...old, target: 'preview' };
     await db.send(
       new PutCommand({ TableName: tableName('deployments'), Item: { ownerId: userId, ...old, ...obsolete } }),
     );
     const filtered = () =>
       call(`${gateway.baseUrl}/projects/${projectId}/deployments?status=queued&branch=main`, { key });
-    expect((await filtered()).body).toEqual({ deployments: [old], nextCursor: null });
+    expect((await filtered()).body).toEqual({ deployments: [shown], nextCursor: null });
 
     expect(await backfillDeployments()).toBeGreaterThanOrEqual(1);
 
     const { Item } = await db.send(new GetCommand({ TableName: tableName('deployments'), Key: storedKey }));
     expect(Item).toEqual({ ownerId: userId, ...old });
-    expect((await filtered()).body).toEqual({ deployments: [old], nextCursor: null });
+    expect((await filtered()).body).toEqual({ deployments: [shown], nextCursor: null });
     expect((await call(`${gateway.baseUrl}/deployments/${old.id}/events`, { key })).body).toEqual({
       events: [{ status: 'queued', at: old.createdAt }],
     });

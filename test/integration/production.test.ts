@@ -1,48 +1,21 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { Webhook as Verifier } from 'standardwebhooks';
-import type { TestGateway } from '../support/gateway.ts';
-import type { call as Call } from '../support/http.ts';
-import { overrideSettings } from '../support/settings.ts';
-import type { newCaller as NewCaller } from '../support/users.ts';
-import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { db } from '../../shared/db/client.ts';
+import { tableName } from '../../shared/db/tables.ts';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { walkPages } from '../support/pages.ts';
+import { newCaller } from '../support/users.ts';
 
 // Production and rollback over HTTP on DynamoDB Local: targets, the pointer that moves forward by
-// itself, promote, rollback and the pause it sets, the history, who may do what, and the signed
-// `project.production_changed` event (the stream poller and the local queue deliver it).
+// itself, promote, rollback and the pause it sets, the history, and who may do what. The signed
+// `project.production_changed` event is in webhooks.test.ts, whose stream poller delivers it (one
+// poller at a time: each delivers every owner's events).
 
 let gateway: TestGateway;
-let call: typeof Call;
-let newCaller: typeof NewCaller;
-let receiver: WebhookReceiver;
-let stop: () => Promise<void>;
-let restoreSettings: () => void;
-
 beforeAll(async () => {
-  restoreSettings = overrideSettings({
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
-    WEBHOOK_RETRY_BASE_SECONDS: '0.002',
-  });
-  ({ call } = await import('../support/http.ts'));
-  ({ newCaller } = await import('../support/users.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
   gateway = await startGateway();
-  const queue = startLocalWebhookQueue(deliverySettings);
-  const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', { intervalMs: 50 });
-  receiver = await startReceiver([204]);
-  stop = async () => {
-    await poller.stop();
-    queue.stop();
-    await receiver.close();
-    await gateway.close();
-  };
 });
-afterAll(async () => {
-  await stop();
-  restoreSettings();
-});
+afterAll(() => gateway.close());
 
 interface Pointer {
   deploymentId: string;
@@ -339,7 +312,6 @@ describe('POST /projects/{id}/rollback', () => {
     // Newest first by time too, and pages walk it.
     const times = moves.map((move) => Date.parse(move.at));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
-    const { walkPages } = await import('../support/pages.ts');
     const walked = await walkPages<Move>(url(`/projects/${project.id}/production-history`), key, 'moves', 2);
     expect(walked).toEqual({ items: moves, pages: 3 });
   });
@@ -450,47 +422,6 @@ describe('who may move production', () => {
   });
 });
 
-it('sends project.production_changed, signed, with the pointer before and after', async () => {
-  const { key } = await newCaller();
-  const subscribed = await call(url('/webhooks'), {
-    method: 'POST',
-    key,
-    json: { url: receiver.url, events: ['project.production_changed'] },
-  });
-  expect(subscribed.status).toBe(201);
-  const { secret } = subscribed.body as { secret: string };
-  const project = await newProject(key);
-  const a = await readyDeployment(key, project.id);
-  const b = await readyDeployment(key, project.id);
-  expect((await rollback(key, project.id)).status).toBe(200);
-  const received = await receiver.waitFor(3, 20_000);
-  const events = received.map(
-    ({ body, headers }) =>
-      new Verifier(secret).verify(body, headers as Record<string, string>) as {
-        type: string;
-        data: Record<string, unknown>;
-      },
-  );
-  expect(events.map((event) => event.type)).toEqual(Array(3).fill('project.production_changed'));
-  // Deliveries are concurrent: in the order of the moves they report.
-  const byMove = (data: Record<string, unknown>) => (data.production as Pointer).promotedAt;
-  events.sort((x, y) => byMove(x.data).localeCompare(byMove(y.data)));
-  const shown = events.map(({ data }) => [
-    (data.previousProduction as Pointer | null)?.deploymentId ?? null,
-    (data.production as Pointer).deploymentId,
-    data.reason,
-  ]);
-  expect(shown).toEqual([
-    [null, a.id, 'auto'],
-    [a.id, b.id, 'auto'],
-    [b.id, a.id, 'rollback'],
-  ]);
-  expect(events[2]?.data).toMatchObject({
-    projectId: project.id,
-    project: { id: project.id, autoPromotion: false },
-  });
-});
-
 it("removes a project's production history with the project", async () => {
   const { key } = await newCaller();
   const project = await newProject(key);
@@ -499,8 +430,6 @@ it("removes a project's production history with the project", async () => {
   expect(await history(key, project.id)).toHaveLength(2);
   expect((await call(url(`/projects/${project.id}`), { method: 'DELETE', key })).status).toBe(204);
   expect((await call(url(`/projects/${project.id}/production-history`), { key })).status).toBe(404);
-  const { db } = await import('../../shared/db/client.ts');
-  const { tableName } = await import('../../shared/db/tables.ts');
   const left = await db.send(
     new QueryCommand({
       TableName: tableName('environment'),

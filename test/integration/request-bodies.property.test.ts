@@ -1,6 +1,7 @@
 import { test } from '@fast-check/jest';
 import {
   branch,
+  deploymentTarget,
   displayName,
   email,
   password,
@@ -37,7 +38,10 @@ const projectBody: BodyShape = {
   repository: { values: repository, required: false },
   productionBranch: { values: branch, required: false },
 };
-const deploymentBranch: BodyShape = { branch: { values: branch, required: false } };
+const deploymentBranch: BodyShape = {
+  branch: { values: branch, required: false },
+  target: { values: deploymentTarget, required: false },
+};
 const deploymentBody: BodyShape = { projectId: { values: projectId, required: true }, ...deploymentBranch };
 const registrationBody: BodyShape = {
   email: { values: email, required: true },
@@ -80,6 +84,8 @@ describe('POST /v1/projects', () => {
           name: stored.name,
           repository: stored.repository ?? null,
           productionBranch: stored.productionBranch ?? 'main',
+          production: null,
+          autoPromotion: true,
           createdAt: expect.any(String),
           updatedAt: project.createdAt,
         },
@@ -127,6 +133,11 @@ describe('POST /v1/deployments', () => {
           projectId: project.id,
           branch: stored.branch ?? project.productionBranch,
           status: 'queued',
+          target:
+            stored.target ??
+            ((stored.branch ?? project.productionBranch) === project.productionBranch
+              ? 'production'
+              : 'preview'),
           createdAt: expect.any(String),
           updatedAt: deployment.createdAt,
         },

@@ -207,6 +207,55 @@ describe('GET, PATCH and DELETE /v1/webhooks/{id}', () => {
 });
 
 describe('events', () => {
+  it('sends project.production_changed, signed, with the pointer before and after and the reason', async () => {
+    const { key } = await newCaller();
+    const hooked = await receiver([204]);
+    const { secret } = await created(key, hooked.url, ['project.production_changed']);
+    const post = (path: string, json: unknown = {}) =>
+      call(`${gateway.baseUrl}${path}`, { method: 'POST', key, json });
+    const project = (await post('/projects', { name: 'live' })).body as { id: string };
+    const readyOne = async () => {
+      const { id } = (await post('/deployments', { projectId: project.id })).body as { id: string };
+      await post(`/deployments/${id}/events`, { status: 'building' });
+      expect((await post(`/deployments/${id}/events`, { status: 'ready' })).status).toBe(200);
+      return id;
+    };
+    const a = await readyOne();
+    const b = await readyOne();
+    expect((await post(`/projects/${project.id}/rollback`)).status).toBe(200);
+    type Pointer = { deploymentId: string; promotedAt: string };
+    const events = (await hooked.waitFor(3, 20_000)).map(
+      ({ body, headers }) =>
+        new Verifier(secret).verify(body, headers as Record<string, string>) as {
+          type: string;
+          data: {
+            production: Pointer;
+            previousProduction: Pointer | null;
+            reason: string;
+            projectId: string;
+          };
+        },
+    );
+    expect(events.map((event) => event.type)).toEqual(Array(3).fill('project.production_changed'));
+    // Deliveries run concurrently: put them in the order of the moves they report.
+    events.sort((x, y) => x.data.production.promotedAt.localeCompare(y.data.production.promotedAt));
+    expect(
+      events.map(({ data }) => [
+        data.previousProduction?.deploymentId ?? null,
+        data.production.deploymentId,
+        data.reason,
+      ]),
+    ).toEqual([
+      [null, a, 'auto'],
+      [a, b, 'auto'],
+      [b, a, 'rollback'],
+    ]);
+    expect(events[2]?.data).toMatchObject({
+      projectId: project.id,
+      project: { id: project.id, autoPromotion: false },
+    });
+  });
+
   it('delivers every event type, signed, to a subscription to * and only its own to a narrower one', async () => {
     const { key } = await newCaller();
     const everything = await receiver([200]);

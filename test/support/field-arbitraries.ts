@@ -268,3 +268,9 @@ export const projectId: FieldValues = {
     .map(same),
   invalid: fc.oneof(notAString, fc.constant(''), ofLength('grapheme-ascii', justOver(64))),
 };
+
+/** A deployment's `target`: one of two words, exactly (no case folding, no padding). */
+export const deploymentTarget: FieldValues = {
+  valid: fc.constantFrom('production', 'preview').map(same),
+  invalid: fc.oneof(notAString, fc.constantFrom('', 'Production', 'prod', ' preview', 'development')),
+};
