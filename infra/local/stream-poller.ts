@@ -51,10 +51,21 @@ export interface StreamPoller {
   stop(): Promise<void>;
 }
 
+export interface StreamPollerOptions {
+  intervalMs?: number;
+  consumers?: readonly StreamConsumer[];
+  /**
+   * Which records this poller hands over; the others are passed by as if another consumer took them.
+   * For tests: every test process that polls the one DynamoDB Local would otherwise hand every
+   * other's records to its own consumers too, and each webhook would arrive once per poller.
+   */
+  accepts?: (record: DynamoDBRecord) => boolean;
+}
+
 /** Starts polling every consumer's streams on DynamoDB Local (`endpoint`) every `intervalMs`. */
 export async function startStreamPoller(
   endpoint: string,
-  options: { intervalMs?: number; consumers?: readonly StreamConsumer[] } = {},
+  options: StreamPollerOptions = {},
 ): Promise<StreamPoller> {
   // DynamoDB Local keeps one database per access key and region: the same as every local client.
   const streams = new DynamoDBStreamsClient({
@@ -146,7 +157,9 @@ export async function startStreamPoller(
     for (const shard of feed.shards.values()) {
       if (shard.done || shard.iterator === undefined) continue;
       const answer = await next(feed, shard);
-      const records = (answer.Records ?? []).map((record) => asEventRecord(record, feed.streamArn));
+      const records = (answer.Records ?? [])
+        .map((record) => asEventRecord(record, feed.streamArn))
+        .filter(options.accepts ?? (() => true));
       // The shard moves on only once the handler took the whole batch: a failed one comes again.
       const response = records.length > 0 ? await feed.handler({ Records: records }) : undefined;
       if (response && response.batchItemFailures.length > 0) continue;

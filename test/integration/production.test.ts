@@ -8,8 +8,7 @@ import { newCaller } from '../support/users.ts';
 
 // Production and rollback over HTTP on DynamoDB Local: targets, the pointer that moves forward by
 // itself, promote, rollback and the pause it sets, the history, and who may do what. The signed
-// `project.production_changed` event is in webhooks.test.ts, whose stream poller delivers it (one
-// poller at a time: each delivers every owner's events).
+// `project.production_changed` event is tested with the other events, in webhooks.test.ts.
 
 let gateway: TestGateway;
 beforeAll(async () => {

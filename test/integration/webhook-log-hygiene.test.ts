@@ -29,7 +29,10 @@ beforeAll(async () => {
   const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
   gateway = await startGateway();
   const queue = startLocalWebhookQueue(deliverySettings);
-  const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', { intervalMs: 50 });
+  const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
+    accepts: (await import('../support/users.ts')).ownedByThisRun,
+  });
   drained = () => queue.drained();
   target = await startReceiver([500, 204]);
   stop = async () => {

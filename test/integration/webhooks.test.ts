@@ -3,7 +3,7 @@ import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';
 import { overrideSettings } from '../support/settings.ts';
-import { newCaller } from '../support/users.ts';
+import { newCaller, ownedByThisRun } from '../support/users.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 // Webhook subscriptions over HTTP, with receivers on loopback (a local run that allows private
@@ -30,7 +30,11 @@ beforeAll(async () => {
   const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);
-  poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', { intervalMs: 50 });
+  // Only this file's users' records: another file's poller delivers its own (test/support/users.ts).
+  poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
+    accepts: ownedByThisRun,
+  });
 });
 afterAll(async () => {
   await poller.stop();
