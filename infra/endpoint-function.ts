@@ -38,6 +38,7 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   count: ['dynamodb:UpdateItem'],
   read: READ_ACTIONS,
+  check: [...READ_ACTIONS, 'dynamodb:ConditionCheckItem'],
   update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   delete: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],

@@ -35,13 +35,14 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
  * What a function may do to a table's items, as IAM actions (infra/endpoint-function.ts):
  * - `count`: UpdateItem only, no reads: counters (admission on key items, per-address buckets);
  * - `read`: get and query;
+ * - `check`: `read`, and condition checks in a transaction (an append's "still building");
  * - `update`: read, and update items;
  * - `write`: read, update, and put new items;
  * - `delete`: `write` and DeleteItem (the rows that remove a webhook);
  * - `remove`: delete items by key, nothing else;
  * - `purge`: query (its indexes too) and delete what the query found.
  */
-export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
+export type TableAccess = 'count' | 'read' | 'check' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
 
 /**
  * What a function may do with the stack's KMS key (infra/environment-key.ts), which seals environment
@@ -175,6 +176,10 @@ const routeTable = [
     operationId: 'reportDeploymentEvent', tag: 'Deployments', summary: "Report a deployment's progress (a change of status)", request: { params: 'IdParams', body: 'ReportDeploymentEventBody' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'check', deploymentLogs: 'write', environment: 'read' }, kms: ['decrypt'],
+    operationId: 'appendDeploymentLogs', tag: 'Logs', summary: "Append lines to a deployment's build log while it is queued or building (secret values masked as `***`)", request: { params: 'IdParams', body: 'AppendLogsBody' }, replies: { 201: 'AppendedLogs' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read', deploymentLogs: 'read' }, secrets: signsCursors,
+    operationId: 'listDeploymentLogs', tag: 'Logs', summary: "A deployment's build log, oldest first, a page at a time", request: { params: 'IdParams', query: 'LogQuery' }, replies: { 200: 'LogLineList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'update', environment: 'read', projects: 'read' }, kms: ['decrypt'],

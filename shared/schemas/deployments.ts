@@ -98,7 +98,7 @@ const asStatusList = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): 
   });
 };
 
-const StatusList = z
+export const StatusList = z
   .pipe(
     z.string().check(
       atMost(100, STATUS_LIST_MESSAGE),

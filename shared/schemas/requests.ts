@@ -1,5 +1,6 @@
 import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams, PageQuery } from './common.ts';
+import { AppendLogsBody, LogQuery } from './deployment-logs.ts';
 import {
   CreateDeploymentBody,
   DeploymentsQuery,
@@ -39,6 +40,8 @@ export const requestSchemas = {
   CreateVariableBody,
   UpdateVariableBody,
   ReplaceEnvironmentBody,
+  AppendLogsBody,
+  LogQuery,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -1,3 +1,4 @@
+import { AppendedLogs, LogLineList } from './deployment-logs.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,
@@ -49,6 +50,8 @@ export const responseBodies = {
   EnvironmentVariableList,
   EnvironmentVariableSet,
   BuildEnvironment,
+  LogLineList,
+  AppendedLogs,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

@@ -240,11 +240,13 @@ function tableGrantsOf(fn: FunctionProps): Map<TableKey, Set<string>> {
   return grants;
 }
 
-// Exactly the operations the code performs: no Scan, no batches, no deletes, no streams.
+// Exactly the operations the code performs: no Scan, no batches, no deletes, no streams. (Condition
+// checks only where a transaction asks that another table's item still holds: `check`.)
 const readActions = ['dynamodb:GetItem', 'dynamodb:Query'];
 const expectedActions: Record<TableAccess, string[]> = {
   count: ['dynamodb:UpdateItem'],
   read: readActions,
+  check: ['dynamodb:ConditionCheckItem', ...readActions].sort(),
   update: [...readActions, 'dynamodb:UpdateItem'].sort(),
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
   delete: [...readActions, 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),

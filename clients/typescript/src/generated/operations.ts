@@ -18,6 +18,8 @@ export const operationTable = [
   { id: 'createDeployment', group: 'deployments', name: 'create', method: 'POST', path: '/deployments', body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listDeploymentEvents', group: 'deployments', name: 'listEvents', method: 'GET', path: '/deployments/{id}/events', params: ['id'], auth: 1 },
   { id: 'reportDeploymentEvent', group: 'deployments', name: 'reportEvent', method: 'POST', path: '/deployments/{id}/events', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'listDeploymentLogs', group: 'logs', name: 'listForDeployment', method: 'GET', path: '/deployments/{id}/logs', params: ['id'], query: 1, auth: 1, items: 'lines' },
+  { id: 'appendDeploymentLogs', group: 'logs', name: 'appendForDeployment', method: 'POST', path: '/deployments/{id}/logs', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'cancelDeployment', group: 'deployments', name: 'cancel', method: 'POST', path: '/deployments/{id}/cancel', params: ['id'], idempotencyKey: 1, auth: 1 },
   { id: 'getBuildEnvironment', group: 'environment', name: 'getForBuild', method: 'GET', path: '/deployments/{id}/build-env', params: ['id'], auth: 1 },
   { id: 'getDeployment', group: 'deployments', name: 'get', method: 'GET', path: '/deployments/{id}', params: ['id'], auth: 1 },
@@ -109,6 +111,12 @@ export interface Groups {
     deleteVariable(id: string, envId: string, options?: RequestOptions): Promise<void>;
     /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events: `GET {base_url}/deployments/{id}/build-env` (getBuildEnvironment) */
     getForBuild(id: string, options?: RequestOptions): Promise<JsonReply<'getBuildEnvironment', 200>>;
+  };
+  logs: {
+    /** A deployment's build log, oldest first, a page at a time: `GET {base_url}/deployments/{id}/logs` (listDeploymentLogs) */
+    listForDeployment(id: string, query?: Query<'listDeploymentLogs'>, options?: RequestOptions): List<JsonReply<'listDeploymentLogs', 200>, 'lines'>;
+    /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs) */
+    appendForDeployment(id: string, body: Body<'appendDeploymentLogs'>, options?: RequestOptions): Promise<JsonReply<'appendDeploymentLogs', 201>>;
   };
   keys: {
     /** List your API keys, newest first (never their secrets): `GET {base_url}/keys` (listKeys) */
