@@ -59,7 +59,7 @@ export type QueueKey = 'webhookDeliveries';
 export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
 
 /** Headers that a reply carries because of what it is (the chain adds X-Request-Id and the rate-limit ones). */
-export type ReplyHeader = 'Location' | 'Content-Security-Policy';
+export type ReplyHeader = 'Location' | 'Content-Security-Policy' | 'Wait-Result';
 
 /**
  * A reply's body by name (JSON), or with its media type and the headers it always carries; `null`
@@ -87,6 +87,13 @@ interface RouteRow {
   queues?: readonly QueueKey[];
   /** What it may do with the KMS key that seals environment variables; nothing when absent. */
   kms?: readonly KmsUse[];
+  /**
+   * How long the handler may hold a request open by design (a wait for a change), beyond its
+   * ordinary work: its request deadline and its function's timeout grow by this much
+   * (shared/runtime/function-settings.ts), and the local gateway gives it as long, outside the
+   * invocation slots (it mostly sleeps).
+   */
+  holdsOpenSeconds?: number;
 }
 
 /** A row that serves one operation of the OpenAPI document. */
@@ -184,6 +191,8 @@ const routeTable = [
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'update', environment: 'read', projects: 'read' }, kms: ['decrypt'],
     operationId: 'getBuildEnvironment', tag: 'Environment', summary: "A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events", request: { params: 'IdParams' }, replies: { 200: 'BuildEnvironment' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/wait', handler: 'wait-for-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' }, holdsOpenSeconds: 25,
+    operationId: 'waitForDeployment', tag: 'Deployments', summary: 'Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there', request: { params: 'IdParams', query: 'WaitQuery' }, replies: { 200: { body: 'Deployment', headers: ['Wait-Result'] } }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: ownKeys, secrets: signsCursors,

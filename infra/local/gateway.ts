@@ -8,7 +8,7 @@ import { errorCatalogue } from '#shared/model/error-catalogue.ts';
 import { type Route, routes } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { withDeadline } from '#shared/runtime/deadline.ts';
-import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '#shared/runtime/function-settings.ts';
+import { functionMemoryMb, functionTimeoutSeconds, holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { invocationSlots } from './invocation-slots.ts';
 import { buildProxyEvent } from './proxy-event.ts';
@@ -50,7 +50,7 @@ async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
 /** The context Lambda would give the route's function: its name, its memory and its time left. */
 export function lambdaContext(route: Route): Context {
   const functionName = route.handler;
-  const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
+  const deadline = Date.now() + functionTimeoutSeconds(route) * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -152,11 +152,14 @@ export async function createGateway(): Promise<Server> {
     );
     const handler = handlers.get(match.route.handler);
     if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
+    // A row that holds requests open (a wait) has that long on top, and runs outside the slots: it
+    // mostly sleeps, and holding a slot for seconds would queue every other request behind it.
+    const holdMs = holdsOpenMs(match.route);
     const run = () =>
-      withDeadline(workMs - (performance.now() - arrivedAt), () =>
+      withDeadline(workMs + holdMs - (performance.now() - arrivedAt), () =>
         handler(event, lambdaContext(match.route)),
       );
-    writeResult(res, await invoke(run, timeUp));
+    writeResult(res, await (holdMs > 0 ? run() : invoke(run, timeUp)));
   };
 
   const server = createServer((req, res) => {

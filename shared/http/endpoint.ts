@@ -8,6 +8,7 @@ import { type Route, takesIdempotencyKey } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { requireEnv } from '#shared/runtime/env.ts';
+import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { idempotent } from './idempotency.ts';
@@ -139,9 +140,11 @@ function build<S extends InputSchemas, H extends HandlerName>(
     .use(schemas.body ? [jsonBody()] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
   // passes is aborted, and the error shaping answers the contract's 500 with its headers. The
-  // store's calls are timed for the request's metrics.
+  // store's calls are timed for the request's metrics. A row that holds requests open (a wait) gets
+  // that long on top.
+  const deadlineMs = config.REQUEST_DEADLINE_MS + holdsOpenMs(route);
   return (event, context) =>
-    withDeadline(requestBudgetMs(config.REQUEST_DEADLINE_MS, context.getRemainingTimeInMillis?.()), () =>
+    withDeadline(requestBudgetMs(deadlineMs, context.getRemainingTimeInMillis?.()), () =>
       withStoreTimings(() => chain(event, context as EndpointContext)),
     );
 }

@@ -16,6 +16,7 @@ export function repliesFor<H extends HandlerName>(): ReplyHelpers<H> {
     });
   return {
     ok: (body) => documented({ status: 200, body }),
+    okWith: (body, headers: Record<string, string>) => documented({ status: 200, body, headers }),
     created: (body: { id: string }, collectionPath: string) => created(body, collectionPath, body.id),
     createdWithId: (body: unknown, collectionPath: string, id: string) => created(body, collectionPath, id),
     json: (status, body) => documented({ status, body }),

@@ -43,6 +43,9 @@ type CreatedBody<Spec> = Spec extends { body: infer Name }
     ? never
     : Output<Name>
   : never;
+type ExtraHeadersIn<Spec> = Spec extends { headers: readonly (infer Header)[] }
+  ? Exclude<Header, 'Location'> & string
+  : never;
 type TextMediaTypeIn<Spec> = Spec extends { mediaType: infer T extends string } ? T : never;
 
 /** The statuses the handler's rows document for its replies. */
@@ -64,6 +67,11 @@ export type DocumentedReply<H extends HandlerName> = Reply & { readonly [documen
 export interface ReplyHelpers<H extends HandlerName> {
   /** 200 with its JSON body. */
   ok(body: PlainJsonBody<SpecsOf<H, 200>>): DocumentedReply<H>;
+  /** 200 with its JSON body and the headers its rows document for it (`Wait-Result`). */
+  okWith(
+    body: PlainJsonBody<SpecsOf<H, 200>>,
+    headers: Record<ExtraHeadersIn<SpecsOf<H, 200>>, string>,
+  ): DocumentedReply<H>;
   /** 201 with `Location`: the collection path the client posted to, plus the new id. */
   created(body: CreatedBody<SpecsOf<H, 201>> & { id: string }, collectionPath: string): DocumentedReply<H>;
   /** 201 with `Location`, for a body whose id is not at its top (a new key and its secret). */

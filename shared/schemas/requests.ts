@@ -6,6 +6,7 @@ import {
   DeploymentsQuery,
   ProjectDeploymentsQuery,
   ReportDeploymentEventBody,
+  WaitQuery,
 } from './deployments.ts';
 import {
   CreateVariableBody,
@@ -42,6 +43,7 @@ export const requestSchemas = {
   ReplaceEnvironmentBody,
   AppendLogsBody,
   LogQuery,
+  WaitQuery,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -289,7 +289,7 @@ describe('PlatformStack', () => {
   describe.each(
     routes.map((route): [string, Route] => [`${route.method} ${route.path} (${route.api})`, route]),
   )('the route %s', (_, route) => {
-    it('has exactly one function, on Node.js 24, arm64, with its memory and a 10 s timeout', () => {
+    it('has exactly one function, on Node.js 24, arm64, with its memory and a 10 s timeout (plus what its row holds open)', () => {
       const [, fn] = functionOf(route);
       expect({
         runtime: fn.Runtime,
@@ -299,7 +299,7 @@ describe('PlatformStack', () => {
       }).toEqual({
         runtime: 'nodejs24.x',
         architectures: ['arm64'],
-        timeout: 10,
+        timeout: 10 + (route.holdsOpenSeconds ?? 0),
         memory: route.memoryMb ?? 256,
       });
     });
@@ -649,6 +649,7 @@ describe('PlatformStack, hardened', () => {
       webhooks: 'WebhooksTable',
       webhookDeliveries: 'WebhookDeliveriesTable',
       environment: 'EnvironmentTable',
+      deploymentLogs: 'DeploymentLogsTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),

@@ -22,6 +22,7 @@ export const operationTable = [
   { id: 'appendDeploymentLogs', group: 'logs', name: 'appendForDeployment', method: 'POST', path: '/deployments/{id}/logs', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'cancelDeployment', group: 'deployments', name: 'cancel', method: 'POST', path: '/deployments/{id}/cancel', params: ['id'], idempotencyKey: 1, auth: 1 },
   { id: 'getBuildEnvironment', group: 'environment', name: 'getForBuild', method: 'GET', path: '/deployments/{id}/build-env', params: ['id'], auth: 1 },
+  { id: 'waitForDeployment', group: 'deployments', name: 'wait', method: 'GET', path: '/deployments/{id}/wait', params: ['id'], query: 1, auth: 1 },
   { id: 'getDeployment', group: 'deployments', name: 'get', method: 'GET', path: '/deployments/{id}', params: ['id'], auth: 1 },
   { id: 'listKeys', group: 'keys', name: 'list', method: 'GET', path: '/keys', query: 1, auth: 1, items: 'keys' },
   { id: 'createKey', group: 'keys', name: 'create', method: 'POST', path: '/keys', body: 1, idempotencyKey: 1, auth: 1 },
@@ -95,6 +96,8 @@ export interface Groups {
     reportEvent(id: string, body: Body<'reportDeploymentEvent'>, options?: RequestOptions): Promise<JsonReply<'reportDeploymentEvent', 200>>;
     /** Cancel a queued or building deployment: `POST {base_url}/deployments/{id}/cancel` (cancelDeployment) */
     cancel(id: string, options?: RequestOptions): Promise<JsonReply<'cancelDeployment', 200>>;
+    /** Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there: `GET {base_url}/deployments/{id}/wait` (waitForDeployment) */
+    wait(id: string, query?: Query<'waitForDeployment'>, options?: RequestOptions): Promise<JsonReply<'waitForDeployment', 200>>;
     /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment) */
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
   };
