@@ -63,11 +63,17 @@ export type ReplyHeader = 'Location' | 'Content-Security-Policy' | 'Wait-Result'
 
 /**
  * A reply's body by name (JSON), or with its media type and the headers it always carries; `null`
- * for a reply without a body (204).
+ * for a reply without a body (204). `events` names the description of the text/event-stream the same
+ * status answers instead when the client asks for one (the row then `streams`).
  */
 export type ReplySpec =
   | ResponseBodyName
-  | { body: ResponseBodyName; mediaType?: TextMediaType; headers?: readonly ReplyHeader[] }
+  | {
+      body: ResponseBodyName;
+      mediaType?: TextMediaType;
+      headers?: readonly ReplyHeader[];
+      events?: ResponseBodyName;
+    }
   | null;
 
 interface RouteRow {
@@ -94,6 +100,13 @@ interface RouteRow {
    * invocation slots (it mostly sleeps).
    */
   holdsOpenSeconds?: number;
+  /**
+   * Answers through Lambda response streaming (API Gateway's `responseTransferMode: STREAM`): the
+   * function writes as it goes (an event stream) for up to Lambda's 15 minutes, its timeout; the local
+   * gateway streams it the same way (infra/local/lambda-streaming.ts). Its entry point is built with
+   * shared/http/streaming.ts.
+   */
+  streams?: boolean;
 }
 
 /** A row that serves one operation of the OpenAPI document. */
@@ -111,7 +124,13 @@ export interface EndpointRoute extends RouteRow {
   tag: string;
   summary: string;
   /** The zod schemas of its input, by name; the function passes the same schemas to its endpoint. */
-  request?: { params?: RequestSchemaName; query?: RequestSchemaName; body?: RequestSchemaName };
+  request?: {
+    params?: RequestSchemaName;
+    query?: RequestSchemaName;
+    body?: RequestSchemaName;
+    /** Request headers the operation reads (besides Authorization and Accept), by exact name. */
+    headers?: RequestSchemaName;
+  };
   /** What the handler replies, by status; its reply is typed from this. */
   replies: { readonly [status: number]: ReplySpec };
   /**
@@ -185,8 +204,8 @@ const routeTable = [
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'check', deploymentLogs: 'write', environment: 'read' }, kms: ['decrypt'],
     operationId: 'appendDeploymentLogs', tag: 'Logs', summary: "Append lines to a deployment's build log while it is queued or building (secret values masked as `***`)", request: { params: 'IdParams', body: 'AppendLogsBody' }, replies: { 201: 'AppendedLogs' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read', deploymentLogs: 'read' }, secrets: signsCursors,
-    operationId: 'listDeploymentLogs', tag: 'Logs', summary: "A deployment's build log, oldest first, a page at a time", request: { params: 'IdParams', query: 'LogQuery' }, replies: { 200: 'LogLineList' }, errors: ['not_found'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read', deploymentLogs: 'read' }, secrets: signsCursors, streams: true,
+    operationId: 'listDeploymentLogs', tag: 'Logs', summary: "A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`)", request: { params: 'IdParams', query: 'LogQuery', headers: 'LogStreamHeaders' }, replies: { 200: { body: 'LogLineList', events: 'LogEventStream' } }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'update', environment: 'read', projects: 'read' }, kms: ['decrypt'],

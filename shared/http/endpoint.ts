@@ -29,7 +29,7 @@ import { requestLifecycle } from './request-lifecycle.ts';
 import { replyResult } from './responses.ts';
 import { sourceThrottle } from './source-throttle.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
-import { parseInput } from './validate-input.ts';
+import { namedHeaders, parseInput } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
@@ -46,6 +46,8 @@ export interface InputSchemas {
   params?: z.ZodMiniType;
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
+  /** Request headers by their exact names (an object schema), matched case-insensitively. */
+  headers?: z.ZodMiniObject;
 }
 
 type Parsed<S extends InputSchemas, K extends keyof InputSchemas> = S[K] extends z.ZodMiniType
@@ -56,11 +58,21 @@ export interface OpenInput<S extends InputSchemas, H extends HandlerName = Handl
   params: Parsed<S, 'params'>;
   query: Parsed<S, 'query'>;
   body: Parsed<S, 'body'>;
+  headers: Parsed<S, 'headers'>;
   /**
    * `path` is the path the client used, stage included (API Gateway's requestContext.path); `origin`
    * the scheme and host it used (API Gateway's domain name; the local gateway's Host, port included).
    */
-  request: { id: string; method: string; resource: string; path: string; origin: string; sourceIp: string };
+  request: {
+    id: string;
+    method: string;
+    resource: string;
+    path: string;
+    origin: string;
+    sourceIp: string;
+    /** What the client accepts (`Accept`), for the rows that answer in more than one media type. */
+    accept?: string;
+  };
   /** The only way to answer: each helper takes the body the route table documents for its status. */
   reply: ReplyHelpers<H>;
 }
@@ -72,6 +84,12 @@ export interface KeyInput<S extends InputSchemas, H extends HandlerName = Handle
 
 /** A Lambda entry point: API Gateway's proxy event in, its result out. */
 export type Handler = (event: ProxyEvent, context: Context) => Promise<ProxyResult>;
+
+/** `Accept`, whatever its case, when the client sent one. */
+function acceptOf(event: ProxyEvent): { accept?: string } {
+  const found = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept');
+  return found?.[1] === undefined ? {} : { accept: found[1] };
+}
 
 /** The first row the handler serves: its access and tables are those of all its rows. */
 const routeFor = (handlerName: string): Route => ownRows(handlerName)[0] as Route;
@@ -118,6 +136,9 @@ function build<S extends InputSchemas, H extends HandlerName>(
         ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query')
         : undefined,
       body: schemas.body ? parseInput(schemas.body, context.state.body, 'body') : undefined,
+      headers: schemas.headers
+        ? parseInput(schemas.headers, namedHeaders(schemas.headers, event.headers), 'headers')
+        : undefined,
       request: {
         id: context.state.requestId,
         method: event.httpMethod,
@@ -125,6 +146,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
         path: event.requestContext.path,
         origin: originOf(event),
         sourceIp: context.state.sourceIp,
+        ...acceptOf(event),
       },
       reply,
     } as OpenInput<S, H>;

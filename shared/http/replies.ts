@@ -21,6 +21,15 @@ export function repliesFor<H extends HandlerName>(): ReplyHelpers<H> {
     createdWithId: (body: unknown, collectionPath: string, id: string) => created(body, collectionPath, id),
     json: (status, body) => documented({ status, body }),
     noContent: () => documented({ status: 204 }),
+    events: (events: AsyncIterable<string>) =>
+      documented({
+        status: 200,
+        body: '',
+        mediaType: 'text/event-stream',
+        // Never from a cache: each event is news.
+        headers: { 'Cache-Control': 'no-cache' },
+        events,
+      }),
     text: (mediaType: string, body: string, headers: Record<string, string> = {}) =>
       documented({ status: 200, body, headers, mediaType }),
   };

@@ -46,6 +46,7 @@ type CreatedBody<Spec> = Spec extends { body: infer Name }
 type ExtraHeadersIn<Spec> = Spec extends { headers: readonly (infer Header)[] }
   ? Exclude<Header, 'Location'> & string
   : never;
+type EventsIn<Spec> = Spec extends { events: infer Name } ? Name : never;
 type TextMediaTypeIn<Spec> = Spec extends { mediaType: infer T extends string } ? T : never;
 
 /** The statuses the handler's rows document for its replies. */
@@ -80,6 +81,13 @@ export interface ReplyHelpers<H extends HandlerName> {
   json<S extends JsonStatusOf<H>>(status: S, body: PlainJsonBody<SpecsOf<H, S>>): DocumentedReply<H>;
   /** 204 with no body, where its rows document one. */
   noContent(this: void, ...none: null extends SpecsOf<H, 204> ? [] : [never]): DocumentedReply<H>;
+  /**
+   * 200 as text/event-stream, where its rows document one (`events`): the chunks written as they come
+   * by a streaming function (shared/http/streaming.ts).
+   */
+  events(
+    events: [EventsIn<SpecsOf<H, 200>>] extends [never] ? never : AsyncIterable<string>,
+  ): DocumentedReply<H>;
   /** 200 with a page or file in one of the media types its rows document. */
   text(
     mediaType: TextMediaTypeIn<SpecsOf<H, 200>>,

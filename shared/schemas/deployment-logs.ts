@@ -115,3 +115,29 @@ export const LogQuery = z.extend(PageQuery, {
 });
 
 export type LogQueryInput = z.output<typeof LogQuery>;
+
+/** The header a reconnecting event stream sends (browsers' EventSource sends it by itself). */
+export const LogStreamHeaders = z.object({
+  'Last-Event-ID': z.optional(Sequence).register(z.globalRegistry, {
+    description:
+      'On a stream: the `id` of the last event received (a line number). The stream resumes after it: nothing missed, nothing twice. Wins over `since`.',
+    override: asSequence,
+  }),
+});
+
+/** The event stream, as the document describes it (its text is written by shared/http/event-stream.ts). */
+export const LogEventStream = z.string().register(z.globalRegistry, {
+  id: 'LogEventStream',
+  description: [
+    'Server-sent events (`text/event-stream`), each `data` one line of JSON:',
+    "- `event: status`, `data: {status, at}`: the deployment's status, on connect and at every change (`at`: when it entered it);",
+    '- `event: log`, `id: <seq>`, `data: {seq, at, stream, text}` (a LogLine): every stored line after `since` or `Last-Event-ID`, oldest first, then each new one as it is appended;',
+    '- `event: end`, `data: {status}`: the deployment is terminal and every line has been sent; the stream then ends;',
+    "- `event: reconnect`, `data: {lastEventId}`: the stream ends itself before API Gateway's 15-minute limit (after 14 minutes); reconnect with `Last-Event-ID` (EventSource does) to go on, missing nothing and getting nothing twice;",
+    '- `: keepalive`, a comment line after 15 s without an event, so that idle connections stay open.',
+    'Errors found before the stream begins (401, 403, 404, 429) are answered as JSON, like any other.',
+  ].join('\n'),
+  examples: [
+    'event: status\ndata: {"status":"building","at":"2026-11-22T09:16:05.000Z"}\n\nid: 1\nevent: log\ndata: {"seq":1,"at":"2026-11-22T09:16:05.120Z","stream":"stdout","text":"> npm run build"}\n\nevent: status\ndata: {"status":"ready","at":"2026-11-22T09:16:40.000Z"}\n\nevent: end\ndata: {"status":"ready"}\n\n',
+  ],
+});

@@ -1,6 +1,6 @@
 import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams, PageQuery } from './common.ts';
-import { AppendLogsBody, LogQuery } from './deployment-logs.ts';
+import { AppendLogsBody, LogQuery, LogStreamHeaders } from './deployment-logs.ts';
 import {
   CreateDeploymentBody,
   DeploymentsQuery,
@@ -43,6 +43,7 @@ export const requestSchemas = {
   ReplaceEnvironmentBody,
   AppendLogsBody,
   LogQuery,
+  LogStreamHeaders,
   WaitQuery,
 } as const;
 

@@ -1,4 +1,4 @@
-import { AppendedLogs, LogLineList } from './deployment-logs.ts';
+import { AppendedLogs, LogEventStream, LogLineList } from './deployment-logs.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,
@@ -51,6 +51,7 @@ export const responseBodies = {
   EnvironmentVariableSet,
   BuildEnvironment,
   LogLineList,
+  LogEventStream,
   AppendedLogs,
   Health,
   OpenApiDocument: OpenApiDocumentBody,

@@ -138,7 +138,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A deployment's build log, oldest first, a page at a time */
+        /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`) */
         get: operations["listDeploymentLogs"];
         put?: never;
         /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`) */
@@ -1176,6 +1176,28 @@ export interface components {
             stream: "stdout" | "stderr";
             text: string;
         };
+        /**
+         * @description Server-sent events (`text/event-stream`), each `data` one line of JSON:
+         *     - `event: status`, `data: {status, at}`: the deployment's status, on connect and at every change (`at`: when it entered it);
+         *     - `event: log`, `id: <seq>`, `data: {seq, at, stream, text}` (a LogLine): every stored line after `since` or `Last-Event-ID`, oldest first, then each new one as it is appended;
+         *     - `event: end`, `data: {status}`: the deployment is terminal and every line has been sent; the stream then ends;
+         *     - `event: reconnect`, `data: {lastEventId}`: the stream ends itself before API Gateway's 15-minute limit (after 14 minutes); reconnect with `Last-Event-ID` (EventSource does) to go on, missing nothing and getting nothing twice;
+         *     - `: keepalive`, a comment line after 15 s without an event, so that idle connections stay open.
+         *     Errors found before the stream begins (401, 403, 404, 429) are answered as JSON, like any other.
+         * @example event: status
+         *     data: {"status":"building","at":"2026-11-22T09:16:05.000Z"}
+         *
+         *     id: 1
+         *     event: log
+         *     data: {"seq":1,"at":"2026-11-22T09:16:05.120Z","stream":"stdout","text":"> npm run build"}
+         *
+         *     event: status
+         *     data: {"status":"ready","at":"2026-11-22T09:16:40.000Z"}
+         *
+         *     event: end
+         *     data: {"status":"ready"}
+         */
+        LogEventStream: string;
         /** @description The variables a deployment builds with: those of its target as they were when it was created (later changes do not reach it). Readable with a `build` key only, while the deployment is queued or building; every read is recorded in the deployment's events. */
         BuildEnvironment: {
             /**
@@ -3823,7 +3845,10 @@ export interface operations {
                 /** @description `1` (or `true`) answers `text/event-stream`, as `Accept: text/event-stream` does: the stored lines, then new ones as they come. */
                 follow?: "0" | "1" | "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description On a stream: the `id` of the last event received (a line number). The stream resumes after it: nothing missed, nothing twice. Wins over `since`. */
+                "Last-Event-ID"?: number;
+            };
             path: {
                 /** @description The id as the API returned it. An id of another shape answers 404, like an unknown one. */
                 id: string;
@@ -3845,6 +3870,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LogLineList"];
+                    "text/event-stream": components["schemas"]["LogEventStream"];
                 };
             };
             /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
