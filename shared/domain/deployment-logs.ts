@@ -37,19 +37,29 @@ const closed = (id: string, status: string) =>
     `Deployment ${id} is ${status}; log lines are accepted only while it is queued or building`,
   );
 
-async function ownDeployment(caller: Caller, id: string) {
-  const deployment = isDeploymentId(id) ? await findDeployment(caller.userId, id) : undefined;
+async function ownDeployment(ownerId: string, id: string) {
+  const deployment = isDeploymentId(id) ? await findDeployment(ownerId, id) : undefined;
   if (!deployment) throw notFound(id);
   return deployment;
 }
 
 /** Appends lines to one of the caller's deployments; the sequence numbers they were given. */
-export async function appendDeploymentLogs(
+export const appendDeploymentLogs = (
   caller: Caller,
   id: string,
   input: AppendLogsInput,
+): Promise<{ firstSeq: number; lastSeq: number }> => appendLogLines(caller.userId, id, input);
+
+/**
+ * Appends lines to one of the owner's deployments (the API's append, and the local builder's), secrets
+ * masked, while it is queued or building.
+ */
+export async function appendLogLines(
+  ownerId: string,
+  id: string,
+  input: AppendLogsInput,
 ): Promise<{ firstSeq: number; lastSeq: number }> {
-  const deployment = await ownDeployment(caller, id);
+  const deployment = await ownDeployment(ownerId, id);
   if (!OPEN.includes(deployment.status)) throw closed(id, deployment.status);
   const secrets = await secretValuesOf(deployment.projectId, id);
   const now = isoNow();
@@ -67,7 +77,7 @@ export async function appendDeploymentLogs(
       );
     }
     const result = await appendLines({
-      ownerId: caller.userId,
+      ownerId,
       deploymentId: id,
       head,
       lines,
@@ -76,7 +86,7 @@ export async function appendDeploymentLogs(
     });
     if (result.outcome === 'appended') return { firstSeq: result.firstSeq, lastSeq: result.lastSeq };
     if (result.outcome === 'closed') {
-      const current = await findDeployment(caller.userId, id);
+      const current = await findDeployment(ownerId, id);
       if (!current) throw notFound(id);
       throw closed(id, current.status);
     }
@@ -100,7 +110,7 @@ export async function listDeploymentLogs(
   id: string,
   query: { limit: number; cursor?: string; since?: number },
 ): Promise<Page<StoredLine>> {
-  const [, after] = await Promise.all([ownDeployment(caller, id), startAfter(caller, id, query)]);
+  const [, after] = await Promise.all([ownDeployment(caller.userId, id), startAfter(caller, id, query)]);
   const { lines, more } = await readLines(id, after, query.limit);
   const last = lines.at(-1);
   return {

@@ -15,6 +15,7 @@ import {
   routes,
   type TableAccess,
 } from '../../shared/routes.ts';
+import { ConfigSchema } from '../../shared/runtime/config.ts';
 import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
@@ -58,7 +59,7 @@ interface MethodProps {
   HttpMethod: string;
   RestApiId: unknown;
   ResourceId: unknown;
-  Integration: { Uri: unknown };
+  Integration: { Uri: unknown; ResponseTransferMode?: string };
 }
 interface PolicyProps {
   Roles: unknown[];
@@ -193,6 +194,8 @@ interface ApiMethod {
   httpMethod: string;
   path: string;
   integrationUri: unknown;
+  /** STREAM for a streaming integration (InvokeWithResponseStream); absent (BUFFERED) otherwise. */
+  transferMode?: string;
 }
 
 const methodsOf = (group: ApiGroup): ApiMethod[] =>
@@ -202,6 +205,9 @@ const methodsOf = (group: ApiGroup): ApiMethod[] =>
       httpMethod: method.Properties.HttpMethod,
       path: pathOf(method.Properties.ResourceId),
       integrationUri: method.Properties.Integration.Uri,
+      ...(method.Properties.Integration.ResponseTransferMode === undefined
+        ? {}
+        : { transferMode: method.Properties.Integration.ResponseTransferMode }),
     }));
 
 /** Every resource path of a group's API, the root included. */
@@ -299,7 +305,8 @@ describe('PlatformStack', () => {
       }).toEqual({
         runtime: 'nodejs24.x',
         architectures: ['arm64'],
-        timeout: 10 + (route.holdsOpenSeconds ?? 0),
+        // Lambda's longest for a stream, which ends itself before (a test below).
+        timeout: route.streams ? 900 : 10 + (route.holdsOpenSeconds ?? 0),
         memory: route.memoryMb ?? 256,
       });
     });
@@ -313,6 +320,20 @@ describe('PlatformStack', () => {
           refersTo(method.integrationUri, functionId),
       );
       expect(reaching).toHaveLength(1);
+    });
+
+    it('streams its answer through its integration exactly when its row streams', () => {
+      const [functionId] = functionOf(route);
+      const [method] = methodsOf(route.api).filter(
+        (candidate) =>
+          candidate.httpMethod === route.method &&
+          candidate.path === route.path &&
+          refersTo(candidate.integrationUri, functionId),
+      );
+      const streamingUri = JSON.stringify(method?.integrationUri).includes('response-streaming-invocations');
+      expect({ mode: method?.transferMode, streamingUri }).toEqual(
+        route.streams ? { mode: 'STREAM', streamingUri: true } : { mode: undefined, streamingUri: false },
+      );
     });
 
     it('may use exactly the tables its row names, and write only those it writes', () => {
@@ -636,6 +657,21 @@ describe('PlatformStack, hardened', () => {
         'Custom resource: the public key of the key-signing seed',
       ]),
     );
+  });
+
+  it("streams the build log's follow through API Gateway, its function outliving the stream", () => {
+    const route = routes.find((row) => row.method === 'GET' && row.path === '/deployments/{id}/logs');
+    if (!route) throw new Error('No GET /deployments/{id}/logs row');
+    const [functionId, fn] = functionOf(route);
+    const [method] = methodsOf('platform').filter(
+      (candidate) => candidate.path === route.path && refersTo(candidate.integrationUri, functionId),
+    );
+    expect(method?.transferMode).toBe('STREAM');
+    // The stream ends itself (event: reconnect) after LOG_STREAM_LIFETIME_MS, 14 minutes unless set;
+    // the function has Lambda's longest, 15, so that a stream is never cut off by its timeout.
+    const lifetimeSeconds = ConfigSchema.parse({}).LOG_STREAM_LIFETIME_MS / 1000;
+    expect(fn.Timeout).toBe(900);
+    expect(fn.Timeout - lifetimeSeconds).toBeGreaterThanOrEqual(30);
   });
 
   it('pins the logical ids of every table and secret, so a renamed construct cannot replace one', () => {
