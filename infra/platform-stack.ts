@@ -216,6 +216,7 @@ export class PlatformStack extends Stack {
       projects: this.tables.projects,
       deployments: this.tables.deployments,
       environment: this.tables.environment,
+      deploymentLogs: this.tables.deploymentLogs,
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });

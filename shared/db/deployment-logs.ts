@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { LOG_RETENTION_DAYS, LOG_STREAMS, type LogStream } from '#shared/model/deployment-logs.ts';
 import type { DeploymentState } from '#shared/model/deployment-states.ts';
-import { nowSeconds } from '#shared/runtime/clock.ts';
+import { clock, nowSeconds } from '#shared/runtime/clock.ts';
 import { db } from './client.ts';
 import { tableName } from './tables.ts';
 
@@ -181,4 +181,34 @@ export async function readLines(
   } while (startKey !== undefined && found.length <= limit);
   // The loop stops early only once it has found more than the page: then more are stored.
   return { lines: found.slice(0, limit), more: found.length > limit };
+}
+
+/** Items one purge pass reads, and deletes at once. */
+const PURGE_PAGE = 25;
+
+/**
+ * Deletes a deployment's log (its head and every append's item), a page at a time, until none is
+ * left or `until` has passed; whether none is left. Called before the deployment itself is deleted,
+ * so that a purge cut short leaves the deployment, and with it the way back to its log, for the
+ * next pass. (What a purge never reaches expires with the table's TTL.)
+ */
+export async function purgeLog(deploymentId: string, until: number): Promise<boolean> {
+  for (;;) {
+    const { Items = [] } = await db.send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'deploymentId = :deployment',
+        ExpressionAttributeValues: { ':deployment': deploymentId },
+        ProjectionExpression: 'deploymentId, sk',
+        Limit: PURGE_PAGE,
+      }),
+    );
+    if (Items.length === 0) return true;
+    await Promise.all(
+      Items.map((item) =>
+        db.send(new DeleteCommand({ TableName: table(), Key: { deploymentId, sk: item.sk } })),
+      ),
+    );
+    if (clock.now() >= until) return false;
+  }
 }

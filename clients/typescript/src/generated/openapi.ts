@@ -33,7 +33,7 @@ export interface paths {
         get: operations["getProject"];
         put?: never;
         post?: never;
-        /** Delete a project, its deployments and its environment variables (a large project's go shortly after) */
+        /** Delete a project, its deployments, their build logs and its environment variables (a large project's go shortly after) */
         delete: operations["deleteProject"];
         options?: never;
         head?: never;

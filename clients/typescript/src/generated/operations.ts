@@ -80,7 +80,7 @@ export interface Groups {
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getProject', 200>>;
     /** Change a project's name, repository or production branch: `PATCH {base_url}/projects/{id}` (updateProject) */
     update(id: string, body: Body<'updateProject'>, options?: RequestOptions): Promise<JsonReply<'updateProject', 200>>;
-    /** Delete a project, its deployments and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
+    /** Delete a project, its deployments, their build logs and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
     delete(id: string, options?: RequestOptions): Promise<void>;
   };
   deployments: {
