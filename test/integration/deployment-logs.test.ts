@@ -1,6 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/tables.ts';
+import { MAX_LOG_BYTES } from '../../shared/model/deployment-logs.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
@@ -233,6 +234,58 @@ describe('limits', () => {
     const tail = await call(`${logsUrl(id)}?since=49999`, { key });
     expect((tail.body as { lines: Line[] }).lines.map((line) => line.seq)).toEqual([50000]);
   }, 60_000);
+});
+
+describe('the 10 MiB per deployment', () => {
+  it('refuses the append that would pass it, and takes one that reaches it exactly', async () => {
+    const { key } = await newCaller();
+    const { id } = await newDeployment(key);
+    expect((await append(key, id, texts('first'))).status).toBe(201);
+    // The head as 10 MiB of text would leave it, less 4 bytes: what the next append is measured against.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName('deploymentLogs'),
+        Key: { deploymentId: id, sk: 'head' },
+        UpdateExpression: 'SET #bytes = :bytes',
+        ExpressionAttributeNames: { '#bytes': 'bytes' },
+        ExpressionAttributeValues: { ':bytes': MAX_LOG_BYTES - 4 },
+      }),
+    );
+    const over = await append(key, id, texts('12345'));
+    expect(over.status).toBe(409);
+    expect((over.body as { message: string }).message).toContain(
+      `at most 50000 lines and ${MAX_LOG_BYTES} bytes`,
+    );
+    expect((await append(key, id, texts('1234'))).body).toEqual({ firstSeq: 2, lastSeq: 2 });
+    expect((await readAll(key, id)).map((line) => line.text)).toEqual(['first', '1234']);
+  });
+});
+
+describe('appends racing the end of the build', () => {
+  it('either land whole before it or are refused: the log has no gap and no half append', async () => {
+    const { key } = await newCaller({ rateLimit: 1000 });
+    const { id } = await newDeployment(key);
+    expect((await report(key, id, 'building')).status).toBe(200);
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, (_, racer) => append(key, id, texts(`r${racer} a`, `r${racer} b`))),
+      report(key, id, 'ready'),
+    ]);
+    const appends = answers.slice(0, 12);
+    expect(answers.at(-1)?.status).toBe(200);
+    for (const answer of appends.filter((each) => each.status !== 201)) {
+      expect(answer.status).toBe(409);
+      expect((answer.body as { message: string }).message).toContain('is ready');
+    }
+    const landed = appends.filter((answer) => answer.status === 201).length;
+    const lines = await readAll(key, id);
+    expect(lines.map((line) => line.seq)).toEqual(
+      Array.from({ length: landed * 2 }, (_, index) => index + 1),
+    );
+    for (let index = 0; index < lines.length; index += 2) {
+      expect(lines[index]?.text.replace(' a', '')).toBe(lines[index + 1]?.text.replace(' b', ''));
+    }
+    expect((await append(key, id, texts('after'))).status).toBe(409);
+  });
 });
 
 describe('who may append and read', () => {
