@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Context } from 'aws-lambda';
+import { logError } from '#shared/runtime/log.ts';
 import type { Handler } from './endpoint.ts';
 import type { ProxyEvent, ProxyResult } from './types.ts';
 
@@ -96,7 +97,17 @@ export function streamedEndpoint(handler: Handler): StreamingEntry {
     // A reader that went away fails the next write: it ends the events, not the function.
     out.on('error', () => undefined);
     if (result.events) {
-      for await (const chunk of result.events) if (!(await write(out, chunk))) break;
+      try {
+        for await (const chunk of result.events) if (!(await write(out, chunk))) break;
+      } catch (error) {
+        // The answer has begun: all that is left is to end it, so the client sees the stream end
+        // (and reconnects with Last-Event-ID) instead of waiting on a stream nobody writes to.
+        logError(
+          'streamed answer: its events failed; ending the stream',
+          { requestId: result.headers?.['X-Request-Id'] },
+          error,
+        );
+      }
     } else if (result.body) {
       await write(out, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     }

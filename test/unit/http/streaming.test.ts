@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { jest } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import { installStreamingRuntime, splitPrelude } from '../../../infra/local/lambda-streaming.ts';
 import type { FollowEvent } from '../../../shared/domain/log-follow.ts';
@@ -88,6 +89,31 @@ describe('streamedEndpoint', () => {
     await entry(event, sink(4).stream, context);
     expect(finished).toBe(true);
     expect(produced).toBeLessThan(10);
+  });
+});
+
+describe('streamedEndpoint, when the events fail after the answer began', () => {
+  it('logs the failure and ends the stream, so that the client reconnects instead of waiting', async () => {
+    async function* failing() {
+      yield 'event: a\n\n';
+      throw new Error('the store went away');
+    }
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const entry = streamedEndpoint(async () => ({
+        statusCode: 200,
+        headers: {},
+        body: '',
+        events: failing(),
+      }));
+      const { stream, bytes } = sink();
+      await entry(event, stream, context);
+      expect(stream.writableEnded).toBe(true);
+      expect(splitPrelude(bytes())?.body.toString('utf8')).toBe('event: a\n\n');
+      expect(String(logged.mock.calls[0]?.[0])).toContain('the store went away');
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 
