@@ -67,7 +67,9 @@ export interface MonitoringProps {
   tables: Record<string, Table>;
   /**
    * The tables shared/db writes in transactions (TransactWriteItems): the users table (a user and
-   * its email's marker) and the webhooks table (a subscription and its owner's counter).
+   * its email's marker), the webhooks table (a subscription and its owner's counter), and a log
+   * append's deployment logs table (the head and the lines) with the deployments table (its
+   * condition that the deployment still builds).
    */
   transactionTables: readonly Table[];
   dashboardName: string;

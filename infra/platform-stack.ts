@@ -261,7 +261,12 @@ export class PlatformStack extends Stack {
         ['PurgeProject', purge.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
-      transactionTables: [this.tables.users, this.tables.webhooks],
+      transactionTables: [
+        this.tables.users,
+        this.tables.webhooks,
+        this.tables.deploymentLogs,
+        this.tables.deployments,
+      ],
       dashboardName: this.named('operations'),
       routeMetrics: props.routeMetrics ?? false,
       serviceName: this.stackName,
