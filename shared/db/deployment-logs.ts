@@ -21,6 +21,10 @@ import { tableName } from './tables.ts';
 //   never misses one that lands later below it.
 // The cost: a race is tried again (reads and a transaction), where a counter that hands out ranges
 // first would not; builds append from one process, so races are rare, and the limits stay exact.
+// (The alternative, an UpdateItem that reserves a range and a write of the lines after it, leaves a
+// gap for good when the second write fails, and lets a later range land before an earlier one.)
+// In AWS a status report that writes the deployment item while an append's transaction checks it is
+// refused with TransactionConflictException; shared/db/conditional.ts makes such a write again.
 
 const table = (): string => tableName('deploymentLogs');
 
@@ -51,7 +55,11 @@ export async function readLogHead(deploymentId: string): Promise<LogHead> {
 
 export type AppendResult =
   | { outcome: 'appended'; firstSeq: number; lastSeq: number }
-  /** Another append moved the head since it was read: read it again and retry. */
+  /**
+   * Another append moved the head since it was read, or DynamoDB cancelled the transaction for one
+   * in progress on the same items (TransactionConflict; DynamoDB Local never does): read it again
+   * and retry.
+   */
   | { outcome: 'raced' }
   /** The deployment is no longer queued or building (or is gone). */
   | { outcome: 'closed' };
@@ -66,9 +74,6 @@ export interface PendingAppend {
   /** The states the deployment must be in for the append to land. */
   open: readonly DeploymentState[];
 }
-
-/** Attempts at a transaction that DynamoDB cancelled for a conflict (not a condition). */
-const CONFLICT_ATTEMPTS = 4;
 
 const reasonsOf = (error: unknown): string[] | undefined =>
   error instanceof TransactionCanceledException
@@ -120,17 +125,16 @@ export async function appendLines(pending: PendingAppend): Promise<AppendResult>
       },
     ],
   };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.send(new TransactWriteCommand(input));
-      return { outcome: 'appended', firstSeq, lastSeq };
-    } catch (error) {
-      const reasons = reasonsOf(error);
-      if (reasons?.[0] === 'ConditionalCheckFailed') return { outcome: 'closed' };
-      if (reasons?.[1] === 'ConditionalCheckFailed') return { outcome: 'raced' };
-      if (!reasons?.includes('TransactionConflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
+  try {
+    await db.send(new TransactWriteCommand(input));
+    return { outcome: 'appended', firstSeq, lastSeq };
+  } catch (error) {
+    const reasons = reasonsOf(error);
+    if (reasons?.[0] === 'ConditionalCheckFailed') return { outcome: 'closed' };
+    if (reasons?.[1] === 'ConditionalCheckFailed' || reasons?.includes('TransactionConflict')) {
+      return { outcome: 'raced' };
     }
+    throw error;
   }
 }
 
