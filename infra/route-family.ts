@@ -1,4 +1,4 @@
-import { NestedStack } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import {
   type IResource,
   LambdaIntegration,
@@ -143,12 +143,15 @@ export class RouteFamily extends NestedStack {
       if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
       // Without test invoke, each method adds one statement to its function's resource policy, not two.
       // A row that streams is invoked with InvokeWithResponseStream and its answer passed on as it
-      // comes, for up to 15 minutes (shared/http/streaming.ts).
+      // comes (shared/http/streaming.ts); the integration's timeout, 29 s unless set, bounds a stream
+      // too, so it gets the 15 minutes a stream may last.
       resourceOf(route.path).addMethod(
         route.method,
         new LambdaIntegration(fn, {
           allowTestInvoke: false,
-          ...(route.streams ? { responseTransferMode: ResponseTransferMode.STREAM } : {}),
+          ...(route.streams
+            ? { responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.minutes(15) }
+            : {}),
         }),
       );
     }

@@ -59,7 +59,7 @@ interface MethodProps {
   HttpMethod: string;
   RestApiId: unknown;
   ResourceId: unknown;
-  Integration: { Uri: unknown; ResponseTransferMode?: string };
+  Integration: { Uri: unknown; ResponseTransferMode?: string; TimeoutInMillis?: number };
 }
 interface PolicyProps {
   Roles: unknown[];
@@ -196,6 +196,8 @@ interface ApiMethod {
   integrationUri: unknown;
   /** STREAM for a streaming integration (InvokeWithResponseStream); absent (BUFFERED) otherwise. */
   transferMode?: string;
+  /** The integration's timeout, when it is not API Gateway's default 29 s. */
+  timeoutMs?: number;
 }
 
 const methodsOf = (group: ApiGroup): ApiMethod[] =>
@@ -208,6 +210,9 @@ const methodsOf = (group: ApiGroup): ApiMethod[] =>
       ...(method.Properties.Integration.ResponseTransferMode === undefined
         ? {}
         : { transferMode: method.Properties.Integration.ResponseTransferMode }),
+      ...(method.Properties.Integration.TimeoutInMillis === undefined
+        ? {}
+        : { timeoutMs: method.Properties.Integration.TimeoutInMillis }),
     }));
 
 /** Every resource path of a group's API, the root included. */
@@ -331,8 +336,10 @@ describe('PlatformStack', () => {
           refersTo(candidate.integrationUri, functionId),
       );
       const streamingUri = JSON.stringify(method?.integrationUri).includes('response-streaming-invocations');
-      expect({ mode: method?.transferMode, streamingUri }).toEqual(
-        route.streams ? { mode: 'STREAM', streamingUri: true } : { mode: undefined, streamingUri: false },
+      expect({ mode: method?.transferMode, streamingUri, timeoutMs: method?.timeoutMs }).toEqual(
+        route.streams
+          ? { mode: 'STREAM', streamingUri: true, timeoutMs: 900_000 }
+          : { mode: undefined, streamingUri: false, timeoutMs: undefined },
       );
     });
 
@@ -667,6 +674,8 @@ describe('PlatformStack, hardened', () => {
       (candidate) => candidate.path === route.path && refersTo(candidate.integrationUri, functionId),
     );
     expect(method?.transferMode).toBe('STREAM');
+    // The integration's timeout bounds a stream too (29 s unless set): a stream may last 15 minutes.
+    expect(method?.timeoutMs).toBe(900_000);
     // The stream ends itself (event: reconnect) after LOG_STREAM_LIFETIME_MS, 14 minutes unless set;
     // the function has Lambda's longest, 15, so that a stream is never cut off by its timeout.
     const lifetimeSeconds = ConfigSchema.parse({}).LOG_STREAM_LIFETIME_MS / 1000;
