@@ -366,4 +366,39 @@ describe('masking secrets', () => {
     }
     expect(stored).toContain('eu-west-1');
   });
+
+  it('masks a secret changed or added between two appends of the same build', async () => {
+    const { key } = await newCaller();
+    const { id, projectId } = await newDeployment(key);
+    const env = `${gateway.baseUrl}/projects/${projectId}/env`;
+    const first = await call(env, {
+      method: 'POST',
+      key,
+      json: { key: 'TOKEN', value: 'first-token-value', type: 'secret' },
+    });
+    expect(first.status).toBe(201);
+    expect((await append(key, id, texts('one: first-token-value'))).status).toBe(201);
+    const variableId = (first.body as { id: string }).id;
+    expect(
+      (await call(`${env}/${variableId}`, { method: 'PATCH', key, json: { value: 'second-token-value' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await call(env, {
+          method: 'POST',
+          key,
+          json: { key: 'OTHER', value: 'other-secret', type: 'secret' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await append(key, id, texts('two: second-token-value other-secret first-token-value'))).status,
+    ).toBe(201);
+    // The first value is no longer the project's, nor in this deployment's snapshot (made before it).
+    expect((await readAll(key, id)).map((line) => line.text)).toEqual([
+      'one: ***',
+      'two: *** *** first-token-value',
+    ]);
+  });
 });
