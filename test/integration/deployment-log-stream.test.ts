@@ -175,6 +175,12 @@ it("answers another user's deployment with the JSON 404, and a stream counts one
   const refused = await openEventStream(logsUrl(id), { key: stranger.key });
   expect(refused.status).toBe(404);
   expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  const badResume = await call(logsUrl(id), {
+    key: owner.key,
+    headers: { Accept: 'text/event-stream', 'Last-Event-ID': 'seven' },
+  });
+  expect(badResume.status).toBe(400);
+  expect(badResume.body).toMatchObject({ error: 'validation_error', field: 'Last-Event-ID' });
 
   await report(owner.key, id, 'canceled');
   const remaining = async () =>
