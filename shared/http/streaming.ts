@@ -17,6 +17,9 @@ import type { ProxyEvent, ProxyResult } from './types.ts';
 // streaming mode would take over the chain's entry point, outside the request deadline and store
 // timings that wrap it, so this adapter does the writing instead (its whole job).
 //
+// The access line and the request's metrics are the chain's, written before the first byte: a
+// stream's lifetime and the reads it makes after that are in neither (docs/api.md counts them).
+//
 // The `awslambda` global exists only inside the Lambda runtime; the local gateway and the tests put
 // a stand-in in its place (infra/local/lambda-streaming.ts) that writes the same bytes.
 
