@@ -5,8 +5,8 @@ import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
 import { purgeEnvironment } from '#shared/db/env-snapshots.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
-// A consumer of the projects table's stream: when a project is removed, its deployments and its
-// environment variables (and the deployments' snapshots of them) go too.
+// A consumer of the projects table's stream: when a project is removed, its deployments (with their
+// build logs) and its environment variables (and the deployments' snapshots of them) go too.
 // The DELETE request removes what it can in a second; this finishes the rest. Idempotent, so a
 // record handed over twice, or retried after a timeout, only finishes the work.
 

@@ -26,7 +26,7 @@ import { BUNDLED_ROWS_DEFINE } from '../shared/http/own-rows.ts';
 import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
 import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
-import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../shared/runtime/function-settings.ts';
+import { functionMemoryMb, functionTimeoutSeconds } from '../shared/runtime/function-settings.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { bindEnvironmentKey } from './environment-key.ts';
 import { functionRole } from './function-role.ts';
@@ -38,6 +38,7 @@ const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
 export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
   count: ['dynamodb:UpdateItem'],
   read: READ_ACTIONS,
+  check: [...READ_ACTIONS, 'dynamodb:ConditionCheckItem'],
   update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
   write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
   delete: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
@@ -179,7 +180,8 @@ export class EndpointFunction extends NodejsFunction {
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      // Longer for a row that holds requests open (a wait): its holding never eats its time for work.
+      timeout: Duration.seconds(functionTimeoutSeconds(route)),
       // CPU scales with memory, so the password-hashing rows ask for more.
       memorySize: functionMemoryMb(route),
       environment: props.environment,

@@ -68,8 +68,9 @@ export interface MonitoringProps {
   /**
    * The tables shared/db writes in transactions (TransactWriteItems): users (a user and its email's
    * marker), webhooks (a subscription and its owner's counter), API keys (a key and its owner's
-   * ledger), environment (a set's versions, snapshots, production history) and projects (the
-   * production pointer with its history entry).
+   * ledger), environment (a set's versions, snapshots, production history), projects (the
+   * production pointer with its history entry), and a log append's deployment logs table (the head
+   * and the lines) with the deployments table (its condition that the deployment still builds).
    */
   transactionTables: readonly Table[];
   dashboardName: string;

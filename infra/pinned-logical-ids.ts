@@ -17,6 +17,7 @@ export const pinnedLogicalIds = {
     webhooks: 'WebhooksTable',
     webhookDeliveries: 'WebhookDeliveriesTable',
     environment: 'EnvironmentTable',
+    deploymentLogs: 'DeploymentLogsTable',
   } satisfies Record<TableKey, string>,
   secrets: {
     CursorSecret: 'CursorSecretABAE1358',

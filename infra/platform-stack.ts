@@ -216,6 +216,7 @@ export class PlatformStack extends Stack {
       projects: this.tables.projects,
       deployments: this.tables.deployments,
       environment: this.tables.environment,
+      deploymentLogs: this.tables.deploymentLogs,
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });
@@ -266,6 +267,8 @@ export class PlatformStack extends Stack {
         this.tables.apiKeys,
         this.tables.environment,
         this.tables.projects,
+        this.tables.deploymentLogs,
+        this.tables.deployments,
       ],
       dashboardName: this.named('operations'),
       routeMetrics: props.routeMetrics ?? false,

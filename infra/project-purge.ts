@@ -9,7 +9,8 @@ import { consumerFunction } from './consumer-function.ts';
 import { bindTable, TABLE_ACTIONS } from './endpoint-function.ts';
 import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
-// The purge of a deleted project's deployments and environment variables (functions/purge-project.ts),
+// The purge of a deleted project's deployments, their build logs and its environment variables
+// (functions/purge-project.ts),
 // fed by the projects table's stream, removals only. It may query deployments (their indexes by name)
 // and the project's environment partition, and delete what it finds, nothing else.
 
@@ -17,6 +18,7 @@ export interface ProjectPurgeProps {
   projects: ITable;
   deployments: ITable;
   environment: ITable;
+  deploymentLogs: ITable;
   logRetention: RetentionDays;
   /** Where a batch it gave up on goes (infra/stream-failures.ts). */
   onFailure: SqsDlq;
@@ -36,6 +38,7 @@ export class ProjectPurge extends Construct {
     // The same calls as the DELETE's own purge (its row's `purge` access).
     bindTable(this.function, 'deployments', props.deployments, TABLE_ACTIONS.purge);
     bindTable(this.function, 'environment', props.environment, TABLE_ACTIONS.purge);
+    bindTable(this.function, 'deploymentLogs', props.deploymentLogs, TABLE_ACTIONS.purge);
     this.function.addEventSource(
       new DynamoEventSource(props.projects, {
         startingPosition: StartingPosition.LATEST,

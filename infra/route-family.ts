@@ -1,5 +1,12 @@
-import { NestedStack } from 'aws-cdk-lib';
-import { type IResource, LambdaIntegration, Resource, RestApi, Stage } from 'aws-cdk-lib/aws-apigateway';
+import { Duration, NestedStack } from 'aws-cdk-lib';
+import {
+  type IResource,
+  LambdaIntegration,
+  Resource,
+  ResponseTransferMode,
+  RestApi,
+  Stage,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { isFallback, type Route } from '../shared/routes.ts';
@@ -135,7 +142,18 @@ export class RouteFamily extends NestedStack {
       const fn = this.functions.get(route.handler);
       if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
       // Without test invoke, each method adds one statement to its function's resource policy, not two.
-      resourceOf(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }));
+      // A row that streams is invoked with InvokeWithResponseStream and its answer passed on as it
+      // comes (shared/http/streaming.ts); the integration's timeout, 29 s unless set, bounds a stream
+      // too, so it gets the 15 minutes a stream may last.
+      resourceOf(route.path).addMethod(
+        route.method,
+        new LambdaIntegration(fn, {
+          allowTestInvoke: false,
+          ...(route.streams
+            ? { responseTransferMode: ResponseTransferMode.STREAM, timeout: Duration.minutes(15) }
+            : {}),
+        }),
+      );
     }
     // Unknown methods on this family's paths reach the fallback (405 with Allow), as on every path.
     // One API-wide permission per family instead of one per method keeps its resource policy small.

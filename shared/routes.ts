@@ -35,13 +35,14 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
  * What a function may do to a table's items, as IAM actions (infra/endpoint-function.ts):
  * - `count`: UpdateItem only, no reads: counters (admission on key items, per-address buckets);
  * - `read`: get and query;
+ * - `check`: `read`, and condition checks in a transaction (an append's "still building");
  * - `update`: read, and update items;
  * - `write`: read, update, and put new items;
  * - `delete`: `write` and DeleteItem (the rows that remove a webhook);
  * - `remove`: delete items by key, nothing else;
  * - `purge`: query (its indexes too) and delete what the query found.
  */
-export type TableAccess = 'count' | 'read' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
+export type TableAccess = 'count' | 'read' | 'check' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
 
 /**
  * What a function may do with the stack's KMS key (infra/environment-key.ts), which seals environment
@@ -58,15 +59,21 @@ export type QueueKey = 'webhookDeliveries';
 export type TextMediaType = 'text/html' | 'text/css' | 'text/javascript';
 
 /** Headers that a reply carries because of what it is (the chain adds X-Request-Id and the rate-limit ones). */
-export type ReplyHeader = 'Location' | 'Content-Security-Policy';
+export type ReplyHeader = 'Location' | 'Content-Security-Policy' | 'Wait-Result';
 
 /**
  * A reply's body by name (JSON), or with its media type and the headers it always carries; `null`
- * for a reply without a body (204).
+ * for a reply without a body (204). `events` names the description of the text/event-stream the same
+ * status answers instead when the client asks for one (the row then `streams`).
  */
 export type ReplySpec =
   | ResponseBodyName
-  | { body: ResponseBodyName; mediaType?: TextMediaType; headers?: readonly ReplyHeader[] }
+  | {
+      body: ResponseBodyName;
+      mediaType?: TextMediaType;
+      headers?: readonly ReplyHeader[];
+      events?: ResponseBodyName;
+    }
   | null;
 
 interface RouteRow {
@@ -86,6 +93,20 @@ interface RouteRow {
   queues?: readonly QueueKey[];
   /** What it may do with the KMS key that seals environment variables; nothing when absent. */
   kms?: readonly KmsUse[];
+  /**
+   * How long the handler may hold a request open by design (a wait for a change), beyond its
+   * ordinary work: its request deadline and its function's timeout grow by this much
+   * (shared/runtime/function-settings.ts), and the local gateway gives it as long, outside the
+   * invocation slots (it mostly sleeps).
+   */
+  holdsOpenSeconds?: number;
+  /**
+   * Answers through Lambda response streaming (API Gateway's `responseTransferMode: STREAM`): the
+   * function writes as it goes (an event stream) for up to Lambda's 15 minutes, its timeout; the local
+   * gateway streams it the same way (infra/local/lambda-streaming.ts). Its entry point is built with
+   * shared/http/streaming.ts.
+   */
+  streams?: boolean;
 }
 
 /** A row that serves one operation of the OpenAPI document. */
@@ -103,7 +124,13 @@ export interface EndpointRoute extends RouteRow {
   tag: string;
   summary: string;
   /** The zod schemas of its input, by name; the function passes the same schemas to its endpoint. */
-  request?: { params?: RequestSchemaName; query?: RequestSchemaName; body?: RequestSchemaName };
+  request?: {
+    params?: RequestSchemaName;
+    query?: RequestSchemaName;
+    body?: RequestSchemaName;
+    /** Request headers the operation reads (besides Authorization and Accept), by exact name. */
+    headers?: RequestSchemaName;
+  };
   /** What the handler replies, by status; its reply is typed from this. */
   replies: { readonly [status: number]: ReplySpec };
   /**
@@ -153,8 +180,8 @@ const routeTable = [
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
   { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'update' },
     operationId: 'updateProject', tag: 'Projects', summary: "Change a project's name, repository or production branch", request: { params: 'IdParams', body: 'UpdateProjectBody' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'remove', deployments: 'purge', environment: 'purge' },
-    operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project, its deployments and its environment variables (a large project\'s go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'remove', deployments: 'purge', environment: 'purge', deploymentLogs: 'purge' },
+    operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project, its deployments, their build logs and its environment variables (a large project\'s go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', deployments: 'read' }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status, branch and target", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/projects/{id}/promote', handler: 'promote-production', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'update', deployments: 'read', environment: 'write' },
@@ -181,10 +208,16 @@ const routeTable = [
     operationId: 'reportDeploymentEvent', tag: 'Deployments', summary: "Report a deployment's progress (a change of status); a production deployment that becomes ready may become production", request: { params: 'IdParams', body: 'ReportDeploymentEventBody' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'check', deploymentLogs: 'write', environment: 'read' }, kms: ['decrypt'],
+    operationId: 'appendDeploymentLogs', tag: 'Logs', summary: "Append lines to a deployment's build log while it is queued or building (secret values masked as `***`)", request: { params: 'IdParams', body: 'AppendLogsBody' }, replies: { 201: 'AppendedLogs' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read', deploymentLogs: 'read' }, secrets: signsCursors, streams: true,
+    operationId: 'listDeploymentLogs', tag: 'Logs', summary: "A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`)", request: { params: 'IdParams', query: 'LogQuery', headers: 'LogStreamHeaders' }, replies: { 200: { body: 'LogLineList', events: 'LogEventStream' } }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'update', environment: 'read', projects: 'read' }, kms: ['decrypt'],
     operationId: 'getBuildEnvironment', tag: 'Environment', summary: "A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events", request: { params: 'IdParams' }, replies: { 200: 'BuildEnvironment' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/wait', handler: 'wait-for-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' }, holdsOpenSeconds: 25,
+    operationId: 'waitForDeployment', tag: 'Deployments', summary: 'Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there', request: { params: 'IdParams', query: 'WaitQuery' }, replies: { 200: { body: 'Deployment', headers: ['Wait-Result'] } }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: ownKeys, secrets: signsCursors,

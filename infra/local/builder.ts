@@ -1,4 +1,5 @@
 import { listUnfinished } from '#shared/db/deployment-maintenance.ts';
+import { appendLogLines } from '#shared/domain/deployment-logs.ts';
 import { advanceDeployment } from '#shared/domain/deployments.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
@@ -7,7 +8,9 @@ import { every, type Repeating } from './every.ts';
 // `LOCAL_BUILDER=1 npm start`: a stand-in for a build system, so that someone trying the API locally
 // sees deployments move. Every deployment that has sat `delayMs` in `queued` goes to `building`,
 // and after as long again to `ready`, through the same domain function a status report uses (one
-// conditional write each), so a cancel or a report that gets there first simply wins.
+// conditional write each), so a cancel or a report that gets there first simply wins. It writes a few
+// lines of build log at each step, through the same append the API uses, so that a local deployment
+// has a log to follow (`curl -N .../logs -H 'Accept: text/event-stream'`).
 
 export interface LocalBuilderSettings {
   /** How long a deployment stays queued, and then building. */
@@ -34,13 +37,31 @@ export function localBuilderSettings(env: NodeJS.ProcessEnv = process.env): Loca
 const NEXT = { queued: 'building', building: 'ready' } as const;
 const MESSAGE = { building: 'local builder: building', ready: 'local builder: ready' } as const;
 
+/** The log lines of each step: before the move (while it may still take lines) and after it. */
+const LOG_LINES = {
+  building: {
+    before: (branch: string) => [`Cloning branch ${branch}`, 'Installing dependencies'],
+    after: () => ['> npm run build'],
+  },
+  ready: {
+    before: () => ['Compiled successfully', 'Uploading build output'],
+    after: () => [],
+  },
+} as const satisfies Record<string, { before: (branch: string) => string[]; after: () => string[] }>;
+
+const lines = (texts: readonly string[]) => ({ lines: texts.map((text) => ({ text })) });
+
 async function tick({ delayMs, ownerId }: LocalBuilderSettings): Promise<void> {
   for (const state of ['building', 'queued'] as const) {
     for (const deployment of await listUnfinished(state, ownerId)) {
       if (clock.now() - Date.parse(deployment.updatedAt) < delayMs) continue;
       const to = NEXT[state];
       try {
+        const step = LOG_LINES[to];
+        await appendLogLines(deployment.ownerId, deployment.id, lines(step.before(deployment.branch)));
         await advanceDeployment(deployment.ownerId, deployment.id, { status: to, message: MESSAGE[to] });
+        const after = step.after();
+        if (after.length > 0) await appendLogLines(deployment.ownerId, deployment.id, lines(after));
       } catch (error) {
         // Moved (a cancel, a report) or gone since the index was read: someone else's step won.
         if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { LOCAL_MAX_SOCKETS } from '#shared/db/client.ts';
 import { errorCatalogue } from '#shared/model/error-catalogue.ts';
 import { type Route, routes } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { withDeadline } from '#shared/runtime/deadline.ts';
-import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '#shared/runtime/function-settings.ts';
+import { functionMemoryMb, functionTimeoutSeconds, holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { invocationSlots } from './invocation-slots.ts';
+import { installStreamingRuntime, responseStreamTo } from './lambda-streaming.ts';
 import { buildProxyEvent } from './proxy-event.ts';
 import { parseRequestTarget } from './request-target.ts';
 import { matchRequest } from './router.ts';
@@ -20,6 +21,8 @@ import { matchRequest } from './router.ts';
 // handler's result is written back as API Gateway would write it.
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+/** A streaming function's entry point (a row that `streams`): it answers through the stream it is given. */
+type StreamingHandler = (event: APIGatewayProxyEvent, stream: Writable, context: Context) => Promise<void>;
 
 /** API Gateway's own ceiling on a request payload; the handlers enforce the contract's smaller one. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -39,6 +42,9 @@ const ANSWER_MS = 100;
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
 async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
+  // Streaming functions wrap themselves with the runtime's `awslambda` when they load: the stand-in
+  // must be there first.
+  installStreamingRuntime();
   const handlers = new Map<string, LambdaHandler>();
   for (const route of routes) {
     const module: { handler: LambdaHandler } = await import(join(FUNCTIONS_DIR, `${route.handler}.ts`));
@@ -50,7 +56,7 @@ async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
 /** The context Lambda would give the route's function: its name, its memory and its time left. */
 export function lambdaContext(route: Route): Context {
   const functionName = route.handler;
-  const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
+  const deadline = Date.now() + functionTimeoutSeconds(route) * 1000;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -152,11 +158,25 @@ export async function createGateway(): Promise<Server> {
     );
     const handler = handlers.get(match.route.handler);
     if (!handler) throw new Error(`No handler loaded for ${match.route.handler}`);
+    if (match.route.streams) {
+      // As Lambda runs it behind a streaming integration: its answer goes out as it writes it. It
+      // runs outside the slots (a stream lasts minutes, mostly asleep between its reads); its chain
+      // keeps its own deadline, and each later read gets one of its own.
+      await (handler as unknown as StreamingHandler)(
+        event,
+        responseStreamTo(res),
+        lambdaContext(match.route),
+      );
+      return;
+    }
+    // A row that holds requests open (a wait) has that long on top, and runs outside the slots: it
+    // mostly sleeps, and holding a slot for seconds would queue every other request behind it.
+    const holdMs = holdsOpenMs(match.route);
     const run = () =>
-      withDeadline(workMs - (performance.now() - arrivedAt), () =>
+      withDeadline(workMs + holdMs - (performance.now() - arrivedAt), () =>
         handler(event, lambdaContext(match.route)),
       );
-    writeResult(res, await invoke(run, timeUp));
+    writeResult(res, await (holdMs > 0 ? run() : invoke(run, timeUp)));
   };
 
   const server = createServer((req, res) => {

@@ -1,5 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+  TransactionConflictException,
+} from '@aws-sdk/client-dynamodb';
 import {
   type PutCommandInput,
   TransactWriteCommand,
@@ -8,18 +12,32 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db } from './client.ts';
 
+/** Attempts at a write refused because a transaction on its item was in progress. */
+const CONFLICTED_WRITE_ATTEMPTS = 4;
+
 /**
  * Runs a conditional write. A failed condition returns `{ failed: true, old }` with the item as it
  * was (when the request asked for ALL_OLD on failure); every other error is rethrown.
+ *
+ * A write refused with TransactionConflictException is made again, briefly: a transaction involving
+ * the same item was in progress (a log append checks its deployment's status in one,
+ * shared/db/deployment-logs.ts), and the write did not happen. The SDK does not retry that error by
+ * itself; DynamoDB Local never sends it.
  */
 export async function conditionally<T>(
   write: () => Promise<T>,
 ): Promise<{ failed: false; result: T } | { failed: true; old: Record<string, unknown> | undefined }> {
-  try {
-    return { failed: false, result: await write() };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    return { failed: true, old: error.Item ? unmarshall(error.Item) : undefined };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { failed: false, result: await write() };
+    } catch (error) {
+      if (error instanceof TransactionConflictException && attempt < CONFLICTED_WRITE_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 10 * attempt * (0.5 + Math.random())));
+        continue;
+      }
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return { failed: true, old: error.Item ? unmarshall(error.Item) : undefined };
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import {
 import { clock } from '#shared/runtime/clock.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
+import { purgeLog } from './deployment-logs.ts';
 import { type Deployment, statusOf, table, toDeployment } from './deployments.ts';
 import { indexes } from './tables.ts';
 import { updateExpression } from './update-expression.ts';
@@ -113,8 +114,9 @@ export async function applyTransition(
 const PURGE_PAGE = 25;
 
 /**
- * Deletes a project's deployments (their histories are inside them), a page at a time, until none is
- * left or `until` has passed; whether none is left. Idempotent: the project's DELETE runs it within
+ * Deletes a project's deployments (their histories are inside them) and their build logs, a page at
+ * a time, until none is left or `until` has passed; whether none is left. Each deployment's log goes
+ * first: one cut short keeps its deployment, so the next pass finds the log again. Idempotent: the project's DELETE runs it within
  * its request, and the purge consumer of the project's removal again in the background, so a project
  * with many deployments neither holds its request nor keeps any.
  */
@@ -132,11 +134,13 @@ export async function purgeProjectDeployments(projectId: string, until: number):
       }),
     );
     if (Items.length === 0) return true;
-    await Promise.all(
-      Items.map((item) =>
-        db.send(new DeleteCommand({ TableName: table(), Key: { ownerId: item.ownerId, id: item.id } })),
-      ),
+    const logsGone = await Promise.all(
+      Items.map(async (item) => {
+        if (!(await purgeLog(String(item.id), until))) return false;
+        await db.send(new DeleteCommand({ TableName: table(), Key: { ownerId: item.ownerId, id: item.id } }));
+        return true;
+      }),
     );
-    if (clock.now() >= until) return false;
+    if (clock.now() >= until || !logsGone.every(Boolean)) return false;
   }
 }

@@ -186,6 +186,26 @@ export const tables = {
     ttlAttribute: 'expiresAt',
     keepsUserData: false,
   },
+  /**
+   * Deployments' build logs, one partition per deployment (`deploymentId`), sorted by `sk`:
+   * - `head`: how many lines and bytes the log holds; every append is one transaction that moves it
+   *   from the count it read to the count plus its lines, so sequence numbers are gap-free and
+   *   committed in order (shared/db/deployment-logs.ts);
+   * - `line#<lastSeq, 9 digits>`: the lines of one append (up to 500, at most the 64 KiB body), keyed
+   *   by its last sequence number, so `sk > line#<since>` finds exactly the appends holding lines
+   *   after `since`.
+   * A table of its own rather than items beside the deployment: the deployments table's stream feeds
+   * the webhook fan-out (every append would invoke it), its owner partition lists deployments, and it
+   * has no TTL. Kept 30 days; a deleted project's go with it (or expire).
+   */
+  deploymentLogs: {
+    envVar: 'DEPLOYMENT_LOGS_TABLE',
+    localName: 'platform-deployment-logs',
+    partitionKey: 'deploymentId',
+    sortKey: 'sk',
+    ttlAttribute: 'expiresAt',
+    keepsUserData: false,
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

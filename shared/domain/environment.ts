@@ -63,7 +63,7 @@ const changedMeanwhile = () =>
   new ConflictError("The project's variables kept changing while this request ran; try again");
 
 /** What a sealed value is bound to: opening it under another project, variable or type fails. */
-const contextOf = (projectId: string, variableId: string, type: VariableType) => ({
+export const contextOf = (projectId: string, variableId: string, type: VariableType) => ({
   project: projectId,
   variable: variableId,
   type,

@@ -8,6 +8,7 @@ import { type Route, takesIdempotencyKey } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { requireEnv } from '#shared/runtime/env.ts';
+import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
 import { idempotent } from './idempotency.ts';
@@ -28,7 +29,7 @@ import { requestLifecycle } from './request-lifecycle.ts';
 import { replyResult } from './responses.ts';
 import { sourceThrottle } from './source-throttle.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
-import { parseInput } from './validate-input.ts';
+import { namedHeaders, parseInput } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
@@ -45,6 +46,8 @@ export interface InputSchemas {
   params?: z.ZodMiniType;
   query?: z.ZodMiniType;
   body?: z.ZodMiniType;
+  /** Request headers by their exact names (an object schema), matched case-insensitively. */
+  headers?: z.ZodMiniObject;
 }
 
 type Parsed<S extends InputSchemas, K extends keyof InputSchemas> = S[K] extends z.ZodMiniType
@@ -55,11 +58,21 @@ export interface OpenInput<S extends InputSchemas, H extends HandlerName = Handl
   params: Parsed<S, 'params'>;
   query: Parsed<S, 'query'>;
   body: Parsed<S, 'body'>;
+  headers: Parsed<S, 'headers'>;
   /**
    * `path` is the path the client used, stage included (API Gateway's requestContext.path); `origin`
    * the scheme and host it used (API Gateway's domain name; the local gateway's Host, port included).
    */
-  request: { id: string; method: string; resource: string; path: string; origin: string; sourceIp: string };
+  request: {
+    id: string;
+    method: string;
+    resource: string;
+    path: string;
+    origin: string;
+    sourceIp: string;
+    /** What the client accepts (`Accept`), for the rows that answer in more than one media type. */
+    accept?: string;
+  };
   /** The only way to answer: each helper takes the body the route table documents for its status. */
   reply: ReplyHelpers<H>;
 }
@@ -71,6 +84,12 @@ export interface KeyInput<S extends InputSchemas, H extends HandlerName = Handle
 
 /** A Lambda entry point: API Gateway's proxy event in, its result out. */
 export type Handler = (event: ProxyEvent, context: Context) => Promise<ProxyResult>;
+
+/** `Accept`, whatever its case, when the client sent one. */
+function acceptOf(event: ProxyEvent): { accept?: string } {
+  const found = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept');
+  return found?.[1] === undefined ? {} : { accept: found[1] };
+}
 
 /** The first row the handler serves: its access and tables are those of all its rows. */
 const routeFor = (handlerName: string): Route => ownRows(handlerName)[0] as Route;
@@ -117,6 +136,9 @@ function build<S extends InputSchemas, H extends HandlerName>(
         ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query')
         : undefined,
       body: schemas.body ? parseInput(schemas.body, context.state.body, 'body') : undefined,
+      headers: schemas.headers
+        ? parseInput(schemas.headers, namedHeaders(schemas.headers, event.headers), 'headers')
+        : undefined,
       request: {
         id: context.state.requestId,
         method: event.httpMethod,
@@ -124,6 +146,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
         path: event.requestContext.path,
         origin: originOf(event),
         sourceIp: context.state.sourceIp,
+        ...acceptOf(event),
       },
       reply,
     } as OpenInput<S, H>;
@@ -139,9 +162,11 @@ function build<S extends InputSchemas, H extends HandlerName>(
     .use(schemas.body ? [jsonBody()] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
   // passes is aborted, and the error shaping answers the contract's 500 with its headers. The
-  // store's calls are timed for the request's metrics.
+  // store's calls are timed for the request's metrics. A row that holds requests open (a wait) gets
+  // that long on top.
+  const deadlineMs = config.REQUEST_DEADLINE_MS + holdsOpenMs(route);
   return (event, context) =>
-    withDeadline(requestBudgetMs(config.REQUEST_DEADLINE_MS, context.getRemainingTimeInMillis?.()), () =>
+    withDeadline(requestBudgetMs(deadlineMs, context.getRemainingTimeInMillis?.()), () =>
       withStoreTimings(() => chain(event, context as EndpointContext)),
     );
 }

@@ -16,10 +16,20 @@ export function repliesFor<H extends HandlerName>(): ReplyHelpers<H> {
     });
   return {
     ok: (body) => documented({ status: 200, body }),
+    okWith: (body, headers: Record<string, string>) => documented({ status: 200, body, headers }),
     created: (body: { id: string }, collectionPath: string) => created(body, collectionPath, body.id),
     createdWithId: (body: unknown, collectionPath: string, id: string) => created(body, collectionPath, id),
     json: (status, body) => documented({ status, body }),
     noContent: () => documented({ status: 204 }),
+    events: (events: AsyncIterable<string>) =>
+      documented({
+        status: 200,
+        body: '',
+        mediaType: 'text/event-stream',
+        // Never from a cache: each event is news.
+        headers: { 'Cache-Control': 'no-cache' },
+        events,
+      }),
     text: (mediaType: string, body: string, headers: Record<string, string> = {}) =>
       documented({ status: 200, body, headers, mediaType }),
   };

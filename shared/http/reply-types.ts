@@ -43,6 +43,10 @@ type CreatedBody<Spec> = Spec extends { body: infer Name }
     ? never
     : Output<Name>
   : never;
+type ExtraHeadersIn<Spec> = Spec extends { headers: readonly (infer Header)[] }
+  ? Exclude<Header, 'Location'> & string
+  : never;
+type EventsIn<Spec> = Spec extends { events: infer Name } ? Name : never;
 type TextMediaTypeIn<Spec> = Spec extends { mediaType: infer T extends string } ? T : never;
 
 /** The statuses the handler's rows document for its replies. */
@@ -64,6 +68,11 @@ export type DocumentedReply<H extends HandlerName> = Reply & { readonly [documen
 export interface ReplyHelpers<H extends HandlerName> {
   /** 200 with its JSON body. */
   ok(body: PlainJsonBody<SpecsOf<H, 200>>): DocumentedReply<H>;
+  /** 200 with its JSON body and the headers its rows document for it (`Wait-Result`). */
+  okWith(
+    body: PlainJsonBody<SpecsOf<H, 200>>,
+    headers: Record<ExtraHeadersIn<SpecsOf<H, 200>>, string>,
+  ): DocumentedReply<H>;
   /** 201 with `Location`: the collection path the client posted to, plus the new id. */
   created(body: CreatedBody<SpecsOf<H, 201>> & { id: string }, collectionPath: string): DocumentedReply<H>;
   /** 201 with `Location`, for a body whose id is not at its top (a new key and its secret). */
@@ -72,6 +81,13 @@ export interface ReplyHelpers<H extends HandlerName> {
   json<S extends JsonStatusOf<H>>(status: S, body: PlainJsonBody<SpecsOf<H, S>>): DocumentedReply<H>;
   /** 204 with no body, where its rows document one. */
   noContent(this: void, ...none: null extends SpecsOf<H, 204> ? [] : [never]): DocumentedReply<H>;
+  /**
+   * 200 as text/event-stream, where its rows document one (`events`): the chunks written as they come
+   * by a streaming function (shared/http/streaming.ts).
+   */
+  events(
+    events: [EventsIn<SpecsOf<H, 200>>] extends [never] ? never : AsyncIterable<string>,
+  ): DocumentedReply<H>;
   /** 200 with a page or file in one of the media types its rows document. */
   text(
     mediaType: TextMediaTypeIn<SpecsOf<H, 200>>,

@@ -29,5 +29,7 @@ export function replyResult(reply: Reply): ProxyResult {
     statusCode: reply.status,
     headers: { 'Content-Type': `${reply.mediaType}; charset=utf-8`, ...reply.headers },
     body: reply.body,
+    // An event stream's body: carried beside the result (the chain's headers are spread onto it).
+    ...(reply.events ? { events: reply.events } : {}),
   };
 }

@@ -31,4 +31,11 @@ export type EndpointRequest = Request<ProxyEvent, ProxyResult, Error, EndpointCo
  */
 export type Reply =
   | { status: number; body?: unknown; headers?: Record<string, string>; mediaType?: undefined }
-  | { status: number; body: string; headers?: Record<string, string>; mediaType: string };
+  | {
+      status: number;
+      body: string;
+      headers?: Record<string, string>;
+      mediaType: string;
+      /** Written as they come, after the headers, by a streaming function (shared/http/streaming.ts). */
+      events?: AsyncIterable<string>;
+    };

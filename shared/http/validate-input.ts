@@ -98,3 +98,20 @@ export function parseInput<S extends z.ZodMiniType>(
   const field = path.length > 0 ? path.map(String).join('.') : rootField;
   throw new ValidationError(field, `${field} ${describe(issue, input)}`);
 }
+
+/**
+ * The request headers a schema names, under the schema's spelling of each name (HTTP header names
+ * are case-insensitive; clients and API Gateway keep whatever case was sent). Others are left out.
+ */
+export function namedHeaders(
+  schema: z.ZodMiniObject,
+  headers: Record<string, string | undefined> | null,
+): Record<string, string> {
+  const sent = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const named: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = sent.get(name.toLowerCase());
+    if (value !== undefined) named[name] = value;
+  }
+  return named;
+}

@@ -66,6 +66,13 @@ const ContentSecurityPolicy = header(
   "default-src 'none'; script-src 'self'",
 );
 
+const WaitResult = header(
+  'Wait-Result',
+  z.enum(['reached', 'timeout']),
+  '`reached`: the deployment is in one of the states waited for; `timeout`: the wait ended first, and the body is the deployment as it was then.',
+  'reached',
+);
+
 const IdempotencyReplayed = header(
   'Idempotency-Replayed',
   z.literal('true'),
@@ -87,6 +94,7 @@ export const IdempotencyKeyHeader = z.object({
 const replyHeaders: Record<ReplyHeader, z.ZodMiniType> = {
   Location,
   'Content-Security-Policy': ContentSecurityPolicy,
+  'Wait-Result': WaitResult,
 };
 
 /** Whether a response carries the rate-limit trio: always, sometimes (see below) or never. */

@@ -64,11 +64,15 @@ function replyResponse(route: EndpointRoute, status: number, spec: ReplySpec): Z
   const rateLimit = rateLimitHeadersOf(route.access, status);
   const replayable = takesIdempotencyKey(route);
   if (spec === null) return { description, headers: responseHeaders({ rateLimit, status, replayable }) };
-  const { body, mediaType, headers } = typeof spec === 'string' ? { body: spec } : spec;
+  const { body, mediaType, headers, events } = typeof spec === 'string' ? { body: spec } : spec;
   return {
     description,
     headers: responseHeaders({ rateLimit, status, reply: headers, replayable }),
-    content: { [mediaType ?? 'application/json']: { schema: responseBodies[body] } },
+    content: {
+      [mediaType ?? 'application/json']: { schema: responseBodies[body] },
+      // The same answer as an event stream, for a client that asks for one.
+      ...(events ? { 'text/event-stream': { schema: responseBodies[events] } } : {}),
+    },
   };
 }
 
@@ -87,18 +91,19 @@ function responsesOf(route: EndpointRoute): ZodOpenApiResponsesObject {
 }
 
 export function operationOf(route: EndpointRoute): ZodOpenApiOperationObject {
-  const { params, query, body } = route.request ?? {};
+  const { params, query, body, headers } = route.request ?? {};
   return {
     operationId: route.operationId,
     summary: route.summary,
     tags: [route.tag],
     security: route.access === 'apiKey' ? [{ [BEARER_SCHEME]: [] }] : [],
-    ...(params || query || takesIdempotencyKey(route)
+    ...(params || query || headers || takesIdempotencyKey(route)
       ? {
           requestParams: {
             ...(params ? { path: requestSchemas[params] } : {}),
             ...(query ? { query: requestSchemas[query] } : {}),
             ...(takesIdempotencyKey(route) ? { header: IdempotencyKeyHeader } : {}),
+            ...(headers ? { header: requestSchemas[headers] } : {}),
           },
         }
       : {}),

@@ -24,6 +24,15 @@ export const ConfigSchema = z.object({
   API_KEY_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
   /** How long one request may take, start to answer (shared/runtime/deadline.ts). */
   REQUEST_DEADLINE_MS: positiveInt(3_000),
+  /**
+   * A followed build log (text/event-stream): how often it looks for new lines and a change of
+   * status (each look is two reads), after how long without an event it sends a comment to keep the
+   * connection open, and after how long it ends itself with `event: reconnect`, before API Gateway's
+   * 15-minute limit on a stream and the function's 15-minute timeout. Tests shorten them.
+   */
+  LOG_STREAM_POLL_MS: positiveInt(1_000),
+  LOG_STREAM_KEEPALIVE_MS: positiveInt(15_000),
+  LOG_STREAM_LIFETIME_MS: positiveInt(14 * 60 * 1000),
   /** `silent` drops the access log lines (the test run does); errors are always logged. */
   LOG_LEVEL: z.prefault(z.enum(['info', 'silent'], { error: 'must be info or silent' }), 'info'),
   /**

@@ -114,7 +114,7 @@ const asStatusList = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): 
   });
 };
 
-const StatusList = z
+export const StatusList = z
   .pipe(
     z.string().check(
       atMost(100, STATUS_LIST_MESSAGE),
@@ -149,3 +149,43 @@ export const DeploymentsQuery = z.extend(PageQuery, {
 });
 
 export type DeploymentFilterQuery = z.output<typeof DeploymentsQuery>;
+
+/** The longest a wait may last: under API Gateway's 29 s integration timeout, with room for the work. */
+export const MAX_WAIT_SECONDS = 25;
+export const DEFAULT_WAIT_SECONDS = 20;
+
+/** How the document shows `timeout`: the number it is. */
+const asWaitSeconds = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void => {
+  delete jsonSchema.pattern;
+  Object.assign(jsonSchema, {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_WAIT_SECONDS,
+    default: DEFAULT_WAIT_SECONDS,
+  });
+};
+
+const WAIT_SECONDS_MESSAGE = `must be a whole number of seconds from 1 to ${MAX_WAIT_SECONDS}`;
+
+/** `?status=&timeout=` on a wait. */
+export const WaitQuery = z.object({
+  status: z.optional(StatusList).register(z.globalRegistry, {
+    description: `The states to wait for, e.g. \`ready,error\`; any terminal state (ready, error, canceled) unless given. States: ${DEPLOYMENT_STATES.join(', ')}.`,
+    override: asStatusList,
+  }),
+  timeout: z
+    .optional(
+      z.pipe(
+        z.string().check(z.regex(/^[0-9]{1,2}$/, WAIT_SECONDS_MESSAGE)),
+        z
+          .transform((value: string) => Number(value))
+          .check(z.refine((n: number) => n >= 1 && n <= MAX_WAIT_SECONDS, WAIT_SECONDS_MESSAGE)),
+      ),
+    )
+    .register(z.globalRegistry, {
+      description: `How long to wait at most, in whole seconds, 1 to ${MAX_WAIT_SECONDS}; ${DEFAULT_WAIT_SECONDS} unless given.`,
+      override: asWaitSeconds,
+    }),
+});
+
+export type WaitQueryInput = z.output<typeof WaitQuery>;

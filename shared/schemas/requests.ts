@@ -1,10 +1,12 @@
 import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams, PageQuery } from './common.ts';
+import { AppendLogsBody, LogQuery, LogStreamHeaders } from './deployment-logs.ts';
 import {
   CreateDeploymentBody,
   DeploymentsQuery,
   ProjectDeploymentsQuery,
   ReportDeploymentEventBody,
+  WaitQuery,
 } from './deployments.ts';
 import {
   CreateVariableBody,
@@ -42,6 +44,10 @@ export const requestSchemas = {
   CreateVariableBody,
   UpdateVariableBody,
   ReplaceEnvironmentBody,
+  AppendLogsBody,
+  LogQuery,
+  LogStreamHeaders,
+  WaitQuery,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -1,3 +1,4 @@
+import { AppendedLogs, LogEventStream, LogLineList } from './deployment-logs.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,
@@ -51,6 +52,9 @@ export const responseBodies = {
   EnvironmentVariableList,
   EnvironmentVariableSet,
   BuildEnvironment,
+  LogLineList,
+  LogEventStream,
+  AppendedLogs,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

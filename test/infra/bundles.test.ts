@@ -6,9 +6,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describeFunction } from '../../infra/endpoint-function.ts';
+import { splitPrelude } from '../../infra/local/lambda-streaming.ts';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest } from '../../infra/local/router.ts';
 import { resolveStackTrace } from '../../infra/source-maps.ts';
+import { appendLines } from '../../shared/db/deployment-logs.ts';
+import { applyTransition, putDeployment } from '../../shared/db/deployment-writes.ts';
 import { putProject } from '../../shared/db/projects.ts';
 import { tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-identity.ts';
@@ -177,7 +180,56 @@ function eventFor(
   );
 }
 
-async function invoke(bundle: string, env: Record<string, string>, event: unknown) {
+/** A streaming function's bytes as its answer: the prelude's status and headers, then the body. */
+interface StreamedAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const STAND_IN = join(import.meta.dirname, '..', '..', 'infra', 'local', 'lambda-streaming.ts');
+
+/**
+ * Invokes a streaming bundle as Lambda's runtime would: the stand-in for the runtime's `awslambda`
+ * (the local gateway's) is put in place before the bundle loads, the handler writes to a stream, and
+ * the bytes it wrote, prelude and all, come back as they were written.
+ */
+async function invokeStreaming(bundle: string, env: Record<string, string>, event: unknown) {
+  const script = `
+    const { Writable } = require('node:stream');
+    import(${JSON.stringify(STAND_IN)}).then(async ({ installStreamingRuntime }) => {
+      installStreamingRuntime();
+      const { handler } = require(${JSON.stringify(bundle)});
+      const chunks = [];
+      const stream = new Writable({ write(chunk, _encoding, done) { chunks.push(Buffer.from(chunk)); done(); } });
+      const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 900000 };
+      await handler(${JSON.stringify(event)}, stream, context);
+      console.log(JSON.stringify({ bytes: Buffer.concat(chunks).toString('base64'), ended: stream.writableEnded }));
+    });`;
+  const { stdout } = await run(process.execPath, ['-e', script], { env, maxBuffer: 16 * 1024 * 1024 });
+  const written = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { bytes: string; ended: boolean };
+  const bytes = Buffer.from(written.bytes, 'base64');
+  const split = splitPrelude(bytes);
+  if (!split)
+    throw new Error(`No prelude in what the bundle streamed: ${bytes.toString('utf8').slice(0, 200)}`);
+  return {
+    bytes,
+    ended: written.ended,
+    answer: {
+      statusCode: split.metadata.statusCode,
+      headers: split.metadata.headers,
+      body: split.body.toString('utf8'),
+    } satisfies StreamedAnswer,
+  };
+}
+
+async function invoke(
+  bundle: string,
+  env: Record<string, string>,
+  event: unknown,
+  streams = false,
+): Promise<StreamedAnswer> {
+  if (streams) return (await invokeStreaming(bundle, env, event)).answer;
   const script = `
     const { handler } = require(${JSON.stringify(bundle)});
     const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => 10000 };
@@ -206,7 +258,7 @@ describe.each(
       body: request.body,
       sourceIp: `203.0.113.${index + 1}`,
     });
-    const result = await invoke(function_.bundle, environmentOf(function_.variables), event);
+    const result = await invoke(function_.bundle, environmentOf(function_.variables), event, route.streams);
     expect(result.statusCode).toBe(request.status);
     expect(result.headers['X-Request-Id']).toBe(event.requestContext.requestId);
     if (request.error) expect(JSON.parse(result.body)).toMatchObject({ error: request.error });
@@ -419,6 +471,68 @@ function lineOf(file: string, text: string): number {
   if (index < 0) throw new Error(`${text} is not in ${file}`);
   return index + 1;
 }
+
+// The follow of a build log as Lambda runs it behind API Gateway's streaming integration: the bundle
+// writes the prelude (status and headers as JSON, then eight NUL bytes), then the events, then ends.
+it("streams a followed build log's events through the runtime's response stream", async () => {
+  const { userId, key } = await newCaller();
+  const now = new Date().toISOString();
+  const projectId = newId('prj');
+  await putProject(userId, {
+    id: projectId,
+    name: 'web',
+    repository: null,
+    productionBranch: 'main',
+    production: null,
+    autoPromotion: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const id = newId('dpl');
+  await putDeployment(userId, {
+    id,
+    projectId,
+    branch: 'main',
+    status: 'queued',
+    target: 'production',
+    createdAt: now,
+    updatedAt: now,
+  });
+  await appendLines({
+    ownerId: userId,
+    deploymentId: id,
+    head: { count: 0, bytes: 0 },
+    lines: [{ at: now, stream: 'stdout', text: '> npm run build' }],
+    bytes: 15,
+    open: ['queued'],
+  });
+  await applyTransition(userId, { id }, { to: 'canceled', at: now });
+
+  const logs = deployedFunction('list-deployment-logs');
+  const { bytes, ended, answer } = await invokeStreaming(
+    logs.bundle,
+    environmentOf(logs.variables),
+    eventFor('GET', `/v1/deployments/${id}/logs?follow=1`, { key }),
+  );
+  expect(ended).toBe(true);
+  const prelude = bytes.subarray(0, bytes.indexOf(Buffer.alloc(8)));
+  expect(JSON.parse(prelude.toString('utf8'))).toEqual({
+    statusCode: 200,
+    headers: expect.objectContaining({
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'X-Request-Id': expect.any(String),
+      'X-RateLimit-Remaining': '99',
+    }),
+  });
+  expect(answer.body).toBe(
+    [
+      `event: status\ndata: {"status":"canceled","at":"${now}"}\n\n`,
+      `id: 1\nevent: log\ndata: {"seq":1,"at":"${now}","stream":"stdout","text":"> npm run build"}\n\n`,
+      'event: end\ndata: {"status":"canceled"}\n\n',
+    ].join(''),
+  );
+}, 30_000);
 
 describe('a stack trace from a shipped bundle', () => {
   const repoRoot = join(import.meta.dirname, '..', '..');

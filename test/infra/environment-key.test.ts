@@ -62,7 +62,7 @@ describe('the environment key', () => {
     expect([key?.DeletionPolicy, key?.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
   });
 
-  it('lets only the build read decrypt every value; the list and PATCH decrypt plain values only', () => {
+  it('lets only the build read and the log append (to mask secrets) decrypt every value; the list and PATCH decrypt plain values only', () => {
     const decrypting = functionsWithStatements()
       .map(({ description, statements }) => ({
         description,
@@ -74,7 +74,9 @@ describe('the environment key', () => {
     const unconditional = decrypting.filter(({ decrypt }) =>
       decrypt.some((statement) => statement.Condition === undefined),
     );
-    expect(unconditional.map(({ description }) => description)).toEqual([byHandler('get-build-env')]);
+    expect(unconditional.map(({ description }) => description).sort()).toEqual(
+      [byHandler('get-build-env'), byHandler('append-deployment-logs')].sort(),
+    );
     const plainOnly = decrypting.filter(({ decrypt }) =>
       decrypt.every((statement) => statement.Condition !== undefined),
     );
@@ -155,6 +157,8 @@ describe('the environment table', () => {
     const expected = new Map<string, string[]>([
       [byHandler('list-environment'), ['dynamodb:GetItem', 'dynamodb:Query']],
       [byHandler('get-build-env'), ['dynamodb:GetItem', 'dynamodb:Query']],
+      // The log append reads the snapshot and the current set, for the secrets it masks.
+      [byHandler('append-deployment-logs'), ['dynamodb:GetItem', 'dynamodb:Query']],
       [
         byHandler('create-environment-variable'),
         ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],

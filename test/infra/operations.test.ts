@@ -385,11 +385,21 @@ describe('7. table alarms over every operation', () => {
   it.each(['ThrottledRequests', 'SystemErrors'])(
     'watches %s of deletes and transactions too',
     (metricName) => {
+      // A log append's transaction checks the deployment's status (a condition check on its item).
       expect(operationsWatched('Deployments', metricName)).toEqual([
         'DeleteItem',
         'GetItem',
         'PutItem',
         'Query',
+        'TransactWriteItems',
+        'UpdateItem',
+      ]);
+      expect(operationsWatched('DeploymentLogs', metricName)).toEqual([
+        'DeleteItem',
+        'GetItem',
+        'PutItem',
+        'Query',
+        'TransactWriteItems',
         'UpdateItem',
       ]);
       expect(operationsWatched('Projects', metricName)).toContain('DeleteItem');

@@ -15,6 +15,7 @@ import {
   routes,
   type TableAccess,
 } from '../../shared/routes.ts';
+import { ConfigSchema } from '../../shared/runtime/config.ts';
 import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
@@ -58,7 +59,7 @@ interface MethodProps {
   HttpMethod: string;
   RestApiId: unknown;
   ResourceId: unknown;
-  Integration: { Uri: unknown };
+  Integration: { Uri: unknown; ResponseTransferMode?: string; TimeoutInMillis?: number };
 }
 interface PolicyProps {
   Roles: unknown[];
@@ -193,6 +194,10 @@ interface ApiMethod {
   httpMethod: string;
   path: string;
   integrationUri: unknown;
+  /** STREAM for a streaming integration (InvokeWithResponseStream); absent (BUFFERED) otherwise. */
+  transferMode?: string;
+  /** The integration's timeout, when it is not API Gateway's default 29 s. */
+  timeoutMs?: number;
 }
 
 const methodsOf = (group: ApiGroup): ApiMethod[] =>
@@ -202,6 +207,12 @@ const methodsOf = (group: ApiGroup): ApiMethod[] =>
       httpMethod: method.Properties.HttpMethod,
       path: pathOf(method.Properties.ResourceId),
       integrationUri: method.Properties.Integration.Uri,
+      ...(method.Properties.Integration.ResponseTransferMode === undefined
+        ? {}
+        : { transferMode: method.Properties.Integration.ResponseTransferMode }),
+      ...(method.Properties.Integration.TimeoutInMillis === undefined
+        ? {}
+        : { timeoutMs: method.Properties.Integration.TimeoutInMillis }),
     }));
 
 /** Every resource path of a group's API, the root included. */
@@ -240,11 +251,13 @@ function tableGrantsOf(fn: FunctionProps): Map<TableKey, Set<string>> {
   return grants;
 }
 
-// Exactly the operations the code performs: no Scan, no batches, no deletes, no streams.
+// Exactly the operations the code performs: no Scan, no batches, no deletes, no streams. (Condition
+// checks only where a transaction asks that another table's item still holds: `check`.)
 const readActions = ['dynamodb:GetItem', 'dynamodb:Query'];
 const expectedActions: Record<TableAccess, string[]> = {
   count: ['dynamodb:UpdateItem'],
   read: readActions,
+  check: ['dynamodb:ConditionCheckItem', ...readActions].sort(),
   update: [...readActions, 'dynamodb:UpdateItem'].sort(),
   write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
   delete: [...readActions, 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
@@ -287,7 +300,7 @@ describe('PlatformStack', () => {
   describe.each(
     routes.map((route): [string, Route] => [`${route.method} ${route.path} (${route.api})`, route]),
   )('the route %s', (_, route) => {
-    it('has exactly one function, on Node.js 24, arm64, with its memory and a 10 s timeout', () => {
+    it('has exactly one function, on Node.js 24, arm64, with its memory and a 10 s timeout (plus what its row holds open)', () => {
       const [, fn] = functionOf(route);
       expect({
         runtime: fn.Runtime,
@@ -297,7 +310,8 @@ describe('PlatformStack', () => {
       }).toEqual({
         runtime: 'nodejs24.x',
         architectures: ['arm64'],
-        timeout: 10,
+        // Lambda's longest for a stream, which ends itself before (a test below).
+        timeout: route.streams ? 900 : 10 + (route.holdsOpenSeconds ?? 0),
         memory: route.memoryMb ?? 256,
       });
     });
@@ -311,6 +325,22 @@ describe('PlatformStack', () => {
           refersTo(method.integrationUri, functionId),
       );
       expect(reaching).toHaveLength(1);
+    });
+
+    it('streams its answer through its integration exactly when its row streams', () => {
+      const [functionId] = functionOf(route);
+      const [method] = methodsOf(route.api).filter(
+        (candidate) =>
+          candidate.httpMethod === route.method &&
+          candidate.path === route.path &&
+          refersTo(candidate.integrationUri, functionId),
+      );
+      const streamingUri = JSON.stringify(method?.integrationUri).includes('response-streaming-invocations');
+      expect({ mode: method?.transferMode, streamingUri, timeoutMs: method?.timeoutMs }).toEqual(
+        route.streams
+          ? { mode: 'STREAM', streamingUri: true, timeoutMs: 900_000 }
+          : { mode: undefined, streamingUri: false, timeoutMs: undefined },
+      );
     });
 
     it('may use exactly the tables its row names, and write only those it writes', () => {
@@ -636,6 +666,23 @@ describe('PlatformStack, hardened', () => {
     );
   });
 
+  it("streams the build log's follow through API Gateway, its function outliving the stream", () => {
+    const route = routes.find((row) => row.method === 'GET' && row.path === '/deployments/{id}/logs');
+    if (!route) throw new Error('No GET /deployments/{id}/logs row');
+    const [functionId, fn] = functionOf(route);
+    const [method] = methodsOf('platform').filter(
+      (candidate) => candidate.path === route.path && refersTo(candidate.integrationUri, functionId),
+    );
+    expect(method?.transferMode).toBe('STREAM');
+    // The integration's timeout bounds a stream too (29 s unless set): a stream may last 15 minutes.
+    expect(method?.timeoutMs).toBe(900_000);
+    // The stream ends itself (event: reconnect) after LOG_STREAM_LIFETIME_MS, 14 minutes unless set;
+    // the function has Lambda's longest, 15, so that a stream is never cut off by its timeout.
+    const lifetimeSeconds = ConfigSchema.parse({}).LOG_STREAM_LIFETIME_MS / 1000;
+    expect(fn.Timeout).toBe(900);
+    expect(fn.Timeout - lifetimeSeconds).toBeGreaterThanOrEqual(30);
+  });
+
   it('pins the logical ids of every table and secret, so a renamed construct cannot replace one', () => {
     expect(Object.fromEntries(tableKeys.map((key) => [key, tableLogicalId(key)]))).toEqual({
       apiKeys: 'ApiKeysTable9F4DC7E7',
@@ -647,6 +694,7 @@ describe('PlatformStack, hardened', () => {
       webhooks: 'WebhooksTable',
       webhookDeliveries: 'WebhookDeliveriesTable',
       environment: 'EnvironmentTable',
+      deploymentLogs: 'DeploymentLogsTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),

@@ -93,6 +93,7 @@ describe('what holds data stays where it was', () => {
   const DEPLOYED_IDS = {
     'AWS::DynamoDB::Table': [
       'ApiKeysTable9F4DC7E7',
+      'DeploymentLogsTable',
       'DeploymentsTable5D087E52',
       'EnvironmentTable',
       'IdempotencyTable22A5A209',

@@ -148,6 +148,17 @@ it('finds no secret value anywhere but in build-env answers', async () => {
       await send(`${base}/deployments/${id}/build-env`, { key: build });
       await send(`${base}/deployments/${id}/events`, { key: build });
       await send(`${base}/deployments/${id}`, { key: build });
+      // A build that prints the secrets it has (its snapshot's, the project's now): its log masks
+      // them before they are stored. The first deployment was made with the second value, the other
+      // after the replace.
+      const printed = id === deployment.id ? [SECRETS[1], SECRETS[2]] : [SECRETS[2]];
+      await send(`${base}/deployments/${id}/logs`, {
+        method: 'POST',
+        key: build,
+        headers: { 'Idempotency-Key': `log-${id}` },
+        json: { lines: printed.map((value) => ({ text: `TOKEN=${value}`, stream: 'stderr' })) },
+      });
+      await send(`${base}/deployments/${id}/logs`, { key: build });
     }
     await send(`${base}/deployments/${deployment.id}/events`, {
       method: 'POST',
@@ -155,6 +166,8 @@ it('finds no secret value anywhere but in build-env answers', async () => {
       json: { status: 'ready' },
     });
     await send(`${base}/deployments/${deployment.id}/build-env`, { key: build });
+    // Its log followed to the end, as a stream.
+    await send(`${base}/deployments/${deployment.id}/logs?follow=1`, { key });
     await send(`${env}/${secret.id}`, { method: 'PATCH', key, json: { value: SECRETS[4] } });
     await receiver.waitFor(8);
     await drained();
@@ -173,6 +186,11 @@ it('finds no secret value anywhere but in build-env answers', async () => {
   expect(
     answers.filter(({ url }) => !isBuildEnv(url)).flatMap(({ response }) => found(response.text)),
   ).toEqual([]);
+  // The build's log was read and followed, masked: the search of those answers is not vacuous either.
+  const logAnswers = answers
+    .filter(({ url }) => /\/logs(\?|$)/.test(url))
+    .map(({ response }) => response.text);
+  expect(logAnswers.filter((text) => text.includes('TOKEN=***'))).toHaveLength(3);
   expect(lines.length).toBeGreaterThan(10);
   expect(lines.flatMap(found)).toEqual([]);
   const deliveries = receiver.received.map((delivery) => delivery.body);

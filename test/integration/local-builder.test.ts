@@ -69,6 +69,19 @@ describe('local builder', () => {
       ]);
       const [queuedAt, buildingAt] = history.map((event) => Date.parse(event.at));
       expect((buildingAt ?? 0) - (queuedAt ?? 0)).toBeGreaterThanOrEqual(100);
+      // A few lines of build log at each step, written through the API's append.
+      const log = await call(`${gateway.baseUrl}/deployments/${moving}/logs`, { key });
+      expect(
+        (log.body as { lines: { seq: number; text: string }[] }).lines.map((line) => [line.seq, line.text]),
+      ).toEqual([
+        [1, 'Cloning branch main'],
+        [2, 'Installing dependencies'],
+        [3, '> npm run build'],
+        [4, 'Compiled successfully'],
+        [5, 'Uploading build output'],
+      ]);
+      const none = await call(`${gateway.baseUrl}/deployments/${canceled}/logs`, { key });
+      expect(none.body).toEqual({ lines: [], nextCursor: null });
       const other = await call(`${gateway.baseUrl}/deployments/${canceled}`, { key });
       expect(other.body).toMatchObject({ status: 'canceled' });
       // On the production branch: ready, it becomes production by itself (just after the status moves).

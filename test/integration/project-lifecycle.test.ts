@@ -1,6 +1,9 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type StreamPoller, startStreamPoller } from '../../infra/local/stream-poller.ts';
 import { streamConsumers } from '../../shared/consumers.ts';
+import { db } from '../../shared/db/client.ts';
 import { putDeployment } from '../../shared/db/deployment-writes.ts';
+import { tableName } from '../../shared/db/tables.ts';
 import { newId } from '../../shared/model/ids.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
@@ -148,6 +151,49 @@ describe('DELETE /projects/{id}', () => {
       deployments: { id: string }[];
     };
     expect(listed.deployments.map((deployment) => deployment.id)).toEqual([survivor.id]);
+  });
+
+  it("takes its deployments' build logs with it, and leaves other projects' logs", async () => {
+    const { key } = await newCaller();
+    const project = await newProject(key);
+    const other = await newProject(key, { name: 'other' });
+    const deployWithLog = async (projectId: string) => {
+      const created = await call(`${gateway.baseUrl}/deployments`, {
+        method: 'POST',
+        key,
+        json: { projectId },
+      });
+      const { id } = created.body as { id: string };
+      for (const text of ['one', 'two', 'three']) {
+        const appended = await call(`${gateway.baseUrl}/deployments/${id}/logs`, {
+          method: 'POST',
+          key,
+          json: { lines: [{ text }] },
+        });
+        expect(appended.status).toBe(201);
+      }
+      return id;
+    };
+    const doomed = await deployWithLog(project.id);
+    const survivor = await deployWithLog(other.id);
+
+    expect(await statusOf(remove(key, project.id))).toBe(204);
+    const stored = async (deploymentId: string) =>
+      (
+        await db.send(
+          new QueryCommand({
+            TableName: tableName('deploymentLogs'),
+            KeyConditionExpression: 'deploymentId = :id',
+            ExpressionAttributeValues: { ':id': deploymentId },
+          }),
+        )
+      ).Items?.length ?? 0;
+    // The head and one item per append.
+    expect({ doomed: await stored(doomed), survivor: await stored(survivor) }).toEqual({
+      doomed: 0,
+      survivor: 4,
+    });
+    expect(await statusOf(call(`${gateway.baseUrl}/deployments/${doomed}/logs`, { key }))).toBe(404);
   });
 
   it('answers quickly for a project with many deployments, and none of them is left', async () => {

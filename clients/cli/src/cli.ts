@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { PlatformClient, PlatformError, type Schemas } from '@platform-api/client';
 import { type Credentials, forgetCredentials, readCredentials, writeCredentials } from './credentials.ts';
+import { followLogs, type LogLine, readLogs } from './follow-logs.ts';
 import { ask, askHidden, cell, fields, interactive, table } from './terminal.ts';
 
 // `platform <command> [<subcommand>] [arguments] [flags]`: every command takes --json (then stdout
@@ -419,6 +420,37 @@ const commands: Record<string, Command> = {
       const api = await client();
       const items = api.production.listHistory(await projectId(api, project), { limit: 100 });
       return listOutput(await collect(items, flags), MOVE_COLUMNS);
+    },
+  },
+  logs: {
+    usage: 'logs <deployment id> [--follow] [--since <seq>] [--limit <n>]',
+    args: ['deployment'],
+    options: { ...LIST_OPTIONS, follow: { type: 'boolean', short: 'f' }, since: { type: 'string' } },
+    async run({ args: [id = ''], flags, client }) {
+      const api = await client();
+      const since = integer(flags, 'since');
+      const shown = (line: LogLine) => `${line.at}  ${line.stream === 'stderr' ? 'ERR ' : ''}${line.text}`;
+      if (!flags.follow) {
+        const lines = await readLogs(
+          api,
+          id,
+          since ?? 0,
+          integer(flags, 'limit') ?? Number.POSITIVE_INFINITY,
+        );
+        return { json: { lines }, text: lines.map(shown).join('\n') };
+      }
+      // The lines as they come, on stderr when stdout is for --json; then the final status.
+      const lines: LogLine[] = [];
+      const out = flags.json ? process.stderr : process.stdout;
+      const status = await followLogs(api, id, since ?? 0, (line) => {
+        lines.push(line);
+        out.write(`${shown(line)}\n`);
+      });
+      return {
+        json: { id, status, lines: lines.length },
+        text: `Deployment ${id} is ${status}`,
+        exitCode: status === 'ready' ? 0 : 1,
+      };
     },
   },
   'keys list': {

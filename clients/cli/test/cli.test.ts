@@ -272,6 +272,51 @@ describe('platform', () => {
     expect(none).toMatchObject({ code: 1, json: { error: 'conflict' } });
   });
 
+  slowly(
+    'logs --follow prints the build log as it is written, once, until the deployment is ready',
+    async () => {
+      const { env, userId } = await asKey();
+      await platform(['projects', 'create', '--name', 'logged', '--json'], env);
+      const created = await platform(['deploy', 'logged', '--json'], env);
+      const { id } = created.json as { id: string };
+      const builder = startLocalBuilder({ delayMs: 300, pollMs: 20, ownerId: userId });
+      try {
+        const followed = await platform(['logs', id, '--follow'], env);
+        expect(followed.code).toBe(0);
+        const texts = followed.stdout
+          .trim()
+          .split('\n')
+          .map((line) => line.replace(/^\S+ {2}/, ''));
+        expect(texts).toEqual([
+          'Cloning branch main',
+          'Installing dependencies',
+          '> npm run build',
+          'Compiled successfully',
+          'Uploading build output',
+          `Deployment ${id} is ready`,
+        ]);
+      } finally {
+        await builder.stop();
+      }
+      const listed = await platform(['logs', id, '--since', '3', '--json'], env);
+      expect(listed).toMatchObject({
+        code: 0,
+        json: {
+          lines: [
+            { seq: 4, text: 'Compiled successfully' },
+            { seq: 5, text: 'Uploading build output' },
+          ],
+        },
+      });
+      expect(
+        await platform(['logs', 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M', '--follow', '--json'], env),
+      ).toMatchObject({
+        code: 1,
+        json: { error: 'not_found' },
+      });
+    },
+  );
+
   slowly('deploy --wait exits 1 when the deployment does not finish within --timeout', async () => {
     const { env } = await asKey();
     await platform(['projects', 'create', '--name', 'slow', '--json'], env);

@@ -20,14 +20,14 @@ describe('the SDK and the document', () => {
 
   it('names each operation the client lacks, as a route added without regenerating would be', () => {
     const withNewRoute = structuredClone(document);
-    withNewRoute.paths['/deployments/{id}/logs'] = {
+    withNewRoute.paths['/deployments/{id}/artifacts'] = {
       servers: [{ url: '{base_url}' }],
-      get: { operationId: 'listDeploymentLogs', tags: ['Deployments'], responses: { 200: {} } },
+      get: { operationId: 'listDeploymentArtifacts', tags: ['Deployments'], responses: { 200: {} } },
     };
     expect(missingMethods(withNewRoute, client)).toBe(
       [
         '1 operation(s) of shared/openapi/openapi.json have no method in @platform-api/client:',
-        '  - listDeploymentLogs (GET {base_url}/deployments/{id}/logs)',
+        '  - listDeploymentArtifacts (GET {base_url}/deployments/{id}/artifacts)',
         'Run `npm run clients:generate` (`npm run openapi` runs it too) and commit clients/typescript/src/generated/.',
       ].join('\n'),
     );

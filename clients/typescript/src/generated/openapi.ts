@@ -33,7 +33,7 @@ export interface paths {
         get: operations["getProject"];
         put?: never;
         post?: never;
-        /** Delete a project, its deployments and its environment variables (a large project's go shortly after) */
+        /** Delete a project, its deployments, their build logs and its environment variables (a large project's go shortly after) */
         delete: operations["deleteProject"];
         options?: never;
         head?: never;
@@ -182,6 +182,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deployments/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`) */
+        get: operations["listDeploymentLogs"];
+        put?: never;
+        /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`) */
+        post: operations["appendDeploymentLogs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deployments/{id}/cancel": {
         parameters: {
             query?: never;
@@ -208,6 +226,23 @@ export interface paths {
         };
         /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events */
         get: operations["getBuildEnvironment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deployments/{id}/wait": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there */
+        get: operations["waitForDeployment"];
         put?: never;
         post?: never;
         delete?: never;
@@ -717,6 +752,40 @@ export interface components {
             commitSha?: string;
         };
         /**
+         * @description Lines a build wrote, oldest first: 1 to 500 per request, within the 64 KiB body limit. A deployment holds at most 50000 lines or 10 MiB of text (409 past either). Unknown fields are refused (400 naming the field, e.g. `lines.3.text`).
+         * @example {
+         *       "lines": [
+         *         {
+         *           "text": "> npm run build"
+         *         },
+         *         {
+         *           "text": "warning: large bundle",
+         *           "stream": "stderr"
+         *         }
+         *       ]
+         *     }
+         */
+        AppendLogsBody: {
+            lines: components["schemas"]["AppendLogLine"][];
+        };
+        AppendLogLine: {
+            /** @description The line, at most 8192 bytes of UTF-8. Values of the project's secret variables (4 characters or more) are replaced by `***` before it is stored. */
+            text: string;
+            /**
+             * @description `stdout` unless given.
+             * @enum {string}
+             */
+            stream?: "stdout" | "stderr";
+            /** @description When the build wrote it; the server's time of the append unless given. */
+            at?: components["schemas"]["Timestamp"];
+        };
+        /**
+         * Format: date-time
+         * @description ISO-8601 date and time in UTC
+         * @example 2026-11-22T09:15:42.123Z
+         */
+        Timestamp: string;
+        /**
          * @description Unknown fields are refused (400 naming the field).
          * @example {
          *       "name": "ci deploys",
@@ -956,12 +1025,6 @@ export interface components {
              */
             reason: "auto" | "promote" | "rollback";
         };
-        /**
-         * Format: date-time
-         * @description ISO-8601 date and time in UTC
-         * @example 2026-11-22T09:15:42.123Z
-         */
-        Timestamp: string;
         /**
          * @description A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`).
          * @example {
@@ -1227,6 +1290,65 @@ export interface components {
             keyId: string;
             at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description The sequence numbers the append gave its lines: `firstSeq` to `lastSeq`, in the order sent.
+         * @example {
+         *       "firstSeq": 41,
+         *       "lastSeq": 42
+         *     }
+         */
+        AppendedLogs: {
+            firstSeq: number;
+            lastSeq: number;
+        };
+        /** @description A page of log lines, oldest first. `nextCursor` is null once the page reaches the last line stored now; a build still running may add more (follow them with `?since=` or `Accept: text/event-stream`). */
+        LogLineList: {
+            lines: components["schemas"]["LogLine"][];
+            /**
+             * @description Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One line of a build log, secrets masked.
+         * @example {
+         *       "seq": 1,
+         *       "at": "2026-11-22T09:16:05.000Z",
+         *       "stream": "stdout",
+         *       "text": "> npm run build"
+         *     }
+         */
+        LogLine: {
+            /** @description The line's number: 1, 2, 3, … per deployment, in the order lines were accepted, without gaps. */
+            seq: number;
+            at: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            stream: "stdout" | "stderr";
+            text: string;
+        };
+        /**
+         * @description Server-sent events (`text/event-stream`), each `data` one line of JSON:
+         *     - `event: status`, `data: {status, at}`: the deployment's status, on connect and at every change (`at`: when it entered it);
+         *     - `event: log`, `id: <seq>`, `data: {seq, at, stream, text}` (a LogLine): every stored line after `since` or `Last-Event-ID`, oldest first, then each new one as it is appended;
+         *     - `event: end`, `data: {status}`: the deployment is terminal and every line has been sent; the stream then ends;
+         *     - `event: reconnect`, `data: {lastEventId}`: the stream ends itself before API Gateway's 15-minute limit (after 14 minutes); reconnect with `Last-Event-ID` (EventSource does) to go on, missing nothing and getting nothing twice;
+         *     - `: keepalive`, a comment line after 15 s without an event, so that idle connections stay open.
+         *     Errors found before the stream begins (401, 403, 404, 429) are answered as JSON, like any other.
+         * @example event: status
+         *     data: {"status":"building","at":"2026-11-22T09:16:05.000Z"}
+         *
+         *     id: 1
+         *     event: log
+         *     data: {"seq":1,"at":"2026-11-22T09:16:05.120Z","stream":"stdout","text":"> npm run build"}
+         *
+         *     event: status
+         *     data: {"status":"ready","at":"2026-11-22T09:16:40.000Z"}
+         *
+         *     event: end
+         *     data: {"status":"ready"}
+         */
+        LogEventStream: string;
         /** @description The variables a deployment builds with: those of its target as they were when it was created (later changes do not reach it). Readable with a `build` key only, while the deployment is queued or building; every read is recorded in the deployment's events. */
         BuildEnvironment: {
             /**
@@ -1648,6 +1770,8 @@ export interface components {
         Allow: string;
         /** @description The new resource's address: the path the client posted to, plus its id. */
         Location: string;
+        /** @description `reached`: the deployment is in one of the states waited for; `timeout`: the wait ended first, and the body is the deployment as it was then. */
+        "Wait-Result": "reached" | "timeout";
         /** @description The page loads scripts, styles and the document from this API only. */
         "Content-Security-Policy": string;
     };
@@ -4365,6 +4489,327 @@ export interface operations {
             };
         };
     };
+    listDeploymentLogs: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 20 unless given. */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. Signed: a changed or foreign cursor answers 400. */
+                cursor?: string;
+                /** @description Only lines after this sequence number (exclusive). On a stream, `Last-Event-ID` wins over it. */
+                since?: number;
+                /** @description `1` (or `true`) answers `text/event-stream`, as `Accept: text/event-stream` does: the stored lines, then new ones as they come. */
+                follow?: "0" | "1" | "true" | "false";
+            };
+            header?: {
+                /** @description On a stream: the `id` of the last event received (a line number). The stream resumes after it: nothing missed, nothing twice. Wins over `since`. */
+                "Last-Event-ID"?: number;
+            };
+            path: {
+                /** @description The id as the API returned it. An id of another shape answers 404, like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogLineList"];
+                    "text/event-stream": components["schemas"]["LogEventStream"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    appendDeploymentLogs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer (with `Idempotency-Replayed: true`) instead of running again; with another request it is a 422, and while the first still runs a 409. Keys are per user; 1 to 255 visible ASCII characters. Answers of 500 and above, and validation failures, are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id as the API returned it. An id of another shape answers 404, like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppendLogsBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppendedLogs"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description `unsupported_media_type`: A request body must be sent as `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
     cancelDeployment: {
         parameters: {
             query?: never;
@@ -4619,6 +5064,132 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    waitForDeployment: {
+        parameters: {
+            query?: {
+                /** @description The states to wait for, e.g. `ready,error`; any terminal state (ready, error, canceled) unless given. States: queued, building, ready, error, canceled. */
+                status?: string;
+                /** @description How long to wait at most, in whole seconds, 1 to 25; 20 unless given. */
+                timeout?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id as the API returned it. An id of another shape answers 404, like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Wait-Result": components["headers"]["Wait-Result"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
                 };
             };
             /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */

@@ -21,8 +21,11 @@ export const operationTable = [
   { id: 'createDeployment', group: 'deployments', name: 'create', method: 'POST', path: '/deployments', body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listDeploymentEvents', group: 'deployments', name: 'listEvents', method: 'GET', path: '/deployments/{id}/events', params: ['id'], auth: 1 },
   { id: 'reportDeploymentEvent', group: 'deployments', name: 'reportEvent', method: 'POST', path: '/deployments/{id}/events', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'listDeploymentLogs', group: 'logs', name: 'listForDeployment', method: 'GET', path: '/deployments/{id}/logs', params: ['id'], query: 1, auth: 1, items: 'lines' },
+  { id: 'appendDeploymentLogs', group: 'logs', name: 'appendForDeployment', method: 'POST', path: '/deployments/{id}/logs', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'cancelDeployment', group: 'deployments', name: 'cancel', method: 'POST', path: '/deployments/{id}/cancel', params: ['id'], idempotencyKey: 1, auth: 1 },
   { id: 'getBuildEnvironment', group: 'environment', name: 'getForBuild', method: 'GET', path: '/deployments/{id}/build-env', params: ['id'], auth: 1 },
+  { id: 'waitForDeployment', group: 'deployments', name: 'wait', method: 'GET', path: '/deployments/{id}/wait', params: ['id'], query: 1, auth: 1 },
   { id: 'getDeployment', group: 'deployments', name: 'get', method: 'GET', path: '/deployments/{id}', params: ['id'], auth: 1 },
   { id: 'listKeys', group: 'keys', name: 'list', method: 'GET', path: '/keys', query: 1, auth: 1, items: 'keys' },
   { id: 'createKey', group: 'keys', name: 'create', method: 'POST', path: '/keys', body: 1, idempotencyKey: 1, auth: 1 },
@@ -80,7 +83,7 @@ export interface Groups {
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getProject', 200>>;
     /** Change a project's name, repository or production branch: `PATCH {base_url}/projects/{id}` (updateProject) */
     update(id: string, body: Body<'updateProject'>, options?: RequestOptions): Promise<JsonReply<'updateProject', 200>>;
-    /** Delete a project, its deployments and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
+    /** Delete a project, its deployments, their build logs and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
     delete(id: string, options?: RequestOptions): Promise<void>;
   };
   deployments: {
@@ -96,6 +99,8 @@ export interface Groups {
     reportEvent(id: string, body: Body<'reportDeploymentEvent'>, options?: RequestOptions): Promise<JsonReply<'reportDeploymentEvent', 200>>;
     /** Cancel a queued or building deployment: `POST {base_url}/deployments/{id}/cancel` (cancelDeployment) */
     cancel(id: string, options?: RequestOptions): Promise<JsonReply<'cancelDeployment', 200>>;
+    /** Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there: `GET {base_url}/deployments/{id}/wait` (waitForDeployment) */
+    wait(id: string, query?: Query<'waitForDeployment'>, options?: RequestOptions): Promise<JsonReply<'waitForDeployment', 200>>;
     /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment) */
     get(id: string, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
   };
@@ -120,6 +125,12 @@ export interface Groups {
     deleteVariable(id: string, envId: string, options?: RequestOptions): Promise<void>;
     /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events: `GET {base_url}/deployments/{id}/build-env` (getBuildEnvironment) */
     getForBuild(id: string, options?: RequestOptions): Promise<JsonReply<'getBuildEnvironment', 200>>;
+  };
+  logs: {
+    /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`): `GET {base_url}/deployments/{id}/logs` (listDeploymentLogs) */
+    listForDeployment(id: string, query?: Query<'listDeploymentLogs'>, options?: RequestOptions): List<JsonReply<'listDeploymentLogs', 200>, 'lines'>;
+    /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs) */
+    appendForDeployment(id: string, body: Body<'appendDeploymentLogs'>, options?: RequestOptions): Promise<JsonReply<'appendDeploymentLogs', 201>>;
   };
   keys: {
     /** List your API keys, newest first (never their secrets): `GET {base_url}/keys` (listKeys) */

@@ -1,0 +1,38 @@
+import { listDeploymentLogs } from '#shared/domain/deployment-logs.ts';
+import { followDeploymentLogs } from '#shared/domain/log-follow.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { eventStream, wantsEventStream } from '#shared/http/event-stream.ts';
+import { streamedEndpoint } from '#shared/http/streaming.ts';
+import { config } from '#shared/runtime/config.ts';
+import { IdParams, pageOf } from '#shared/schemas/common.ts';
+import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployment-logs.ts';
+
+// One function for both answers of GET /deployments/{id}/logs (API Gateway integrates a method with
+// one function, and a streaming integration invokes it streaming either way): a page of JSON, or,
+// when the client asks for it, the log followed as text/event-stream.
+
+const follow = {
+  pollMs: config.LOG_STREAM_POLL_MS,
+  keepaliveMs: config.LOG_STREAM_KEEPALIVE_MS,
+  lifetimeMs: config.LOG_STREAM_LIFETIME_MS,
+  roundDeadlineMs: config.REQUEST_DEADLINE_MS,
+};
+
+export const handler = streamedEndpoint(
+  keyEndpoint(
+    'list-deployment-logs',
+    { params: IdParams, query: LogQuery, headers: LogStreamHeaders },
+    async ({ caller, params, query, headers, request, reply }) => {
+      if (wantsEventStream(query.follow, request.accept)) {
+        // Last-Event-ID (a reconnect) wins over since.
+        const after = headers['Last-Event-ID'] ?? query.since ?? 0;
+        return reply.events(eventStream(await followDeploymentLogs(caller, params.id, after, follow)));
+      }
+      const page = await listDeploymentLogs(caller, params.id, {
+        ...pageOf(query),
+        ...(query.since === undefined ? {} : { since: query.since }),
+      });
+      return reply.ok({ lines: page.items, nextCursor: page.nextCursor });
+    },
+  ),
+);

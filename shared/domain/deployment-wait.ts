@@ -1,0 +1,53 @@
+import { readDeploymentNow } from '#shared/db/deployment-status.ts';
+import type { Deployment } from '#shared/db/deployments.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { DEPLOYMENT_STATES, type DeploymentState, isTerminal } from '#shared/model/deployment-states.ts';
+import { NotFoundError } from '#shared/model/errors.ts';
+import { ID_PATTERN } from '#shared/model/ids.ts';
+import { clock } from '#shared/runtime/clock.ts';
+
+// Waiting for a deployment to reach a state: a long poll of its item. One consistent GetItem at the
+// start, then one every POLL_MS until it is in a state waited for or the time is up; so a wait costs
+// at most 1000 / POLL_MS reads a second (2: two read units a second for an item under 4 KB), whatever
+// the number of deployments, and sees a change at most POLL_MS (plus one read) after it was written.
+// A DynamoDB stream pushing the change would need a connection registry and a fan-out to find the
+// waiting container; at two reads a second per waiting client, polling is cheaper until thousands
+// wait at once.
+
+export const POLL_MS = 500;
+
+const TERMINAL_STATES = DEPLOYMENT_STATES.filter(isTerminal);
+
+const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface WaitOutcome {
+  deployment: Deployment;
+  reached: boolean;
+}
+
+/**
+ * Waits until one of the caller's deployments is in one of `statuses` (any terminal state by
+ * default), at most `timeoutSeconds`: the deployment as it is then, and whether it got there.
+ */
+export async function waitForDeployment(
+  caller: Caller,
+  id: string,
+  wanted: { statuses?: readonly DeploymentState[]; timeoutSeconds: number },
+  pollMs = POLL_MS,
+): Promise<WaitOutcome> {
+  const statuses = wanted.statuses ?? TERMINAL_STATES;
+  const until = clock.now() + wanted.timeoutSeconds * 1000;
+  const read = async () => {
+    const deployment = isDeploymentId(id) ? await readDeploymentNow(caller.userId, id) : undefined;
+    if (!deployment) throw new NotFoundError(`Deployment ${id} was not found`);
+    return deployment;
+  };
+  for (let deployment = await read(); ; deployment = await read()) {
+    if (statuses.includes(deployment.status)) return { deployment, reached: true };
+    const left = until - clock.now();
+    if (left <= 0) return { deployment, reached: false };
+    await sleep(Math.min(pollMs, left));
+  }
+}

@@ -1,0 +1,121 @@
+import { recordCommands } from '../support/dynamodb-commands.ts';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { newCaller } from '../support/users.ts';
+
+// GET /deployments/{id}/wait over HTTP on DynamoDB Local: at once when the deployment is already
+// there, within a second of the change that gets it there, the timeout honoured within a second,
+// and no more than two reads of the store a second while it waits.
+
+let gateway: TestGateway;
+const commands = recordCommands();
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+async function newDeployment(key: string): Promise<string> {
+  const project = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
+  const projectId = (project.body as { id: string }).id;
+  const deployment = await call(`${gateway.baseUrl}/deployments`, {
+    method: 'POST',
+    key,
+    json: { projectId },
+  });
+  expect(deployment.status).toBe(201);
+  return (deployment.body as { id: string }).id;
+}
+
+const report = async (key: string, id: string, status: string) => {
+  const response = await call(`${gateway.baseUrl}/deployments/${id}/events`, {
+    method: 'POST',
+    key,
+    json: { status },
+  });
+  expect(response.status).toBe(200);
+};
+
+const wait = (key: string, id: string, query = '') =>
+  call(`${gateway.baseUrl}/deployments/${id}/wait${query}`, { key });
+
+/** How long `run` takes, in ms, with what it returned. */
+async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await run();
+  return [result, performance.now() - started];
+}
+
+it('answers at once, reached, when the deployment is already in a state waited for', async () => {
+  const { key } = await newCaller();
+  const id = await newDeployment(key);
+  await report(key, id, 'canceled');
+  const [response, ms] = await timed(() => wait(key, id, '?timeout=25'));
+  expect(response.status).toBe(200);
+  expect(response.headers.get('wait-result')).toBe('reached');
+  expect(response.body).toMatchObject({ id, status: 'canceled' });
+  expect(ms).toBeLessThan(500);
+  const queued = await wait(key, await newDeployment(key), '?status=queued,building');
+  expect(queued.headers.get('wait-result')).toBe('reached');
+});
+
+it('answers within a second of the change that brings the deployment there', async () => {
+  const { key } = await newCaller();
+  const id = await newDeployment(key);
+  const waiting = wait(key, id, '?status=ready,error&timeout=10').then((response) => ({
+    response,
+    at: performance.now(),
+  }));
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  await report(key, id, 'building');
+  await report(key, id, 'ready');
+  const changedAt = performance.now();
+  const { response, at } = await waiting;
+  expect(response.headers.get('wait-result')).toBe('reached');
+  expect(response.body).toMatchObject({ id, status: 'ready' });
+  expect(at - changedAt).toBeLessThan(1000);
+});
+
+it('honours the timeout within a second, answering the deployment as it is then', async () => {
+  const { key } = await newCaller();
+  const id = await newDeployment(key);
+  commands.take();
+  const [response, ms] = await timed(() => wait(key, id, '?timeout=2'));
+  expect(response.status).toBe(200);
+  expect(response.headers.get('wait-result')).toBe('timeout');
+  expect(response.body).toMatchObject({ id, status: 'queued' });
+  expect(ms).toBeGreaterThanOrEqual(2000);
+  expect(ms).toBeLessThan(3000);
+  // Admission's one write, then one GetItem at the start and one per 500 ms: at most 2 a second.
+  const reads = commands.take().filter((name) => name === 'GetCommand');
+  expect(reads.length).toBeLessThanOrEqual(1 + 2 * 2);
+});
+
+it("answers 404 for another user's deployment, and 400 for a timeout out of range or an unknown state", async () => {
+  const owner = await newCaller();
+  const stranger = await newCaller();
+  const id = await newDeployment(owner.key);
+  const foreign = await wait(stranger.key, id, '?timeout=1');
+  expect(foreign.status).toBe(404);
+  expect(foreign.body).toEqual({ error: 'not_found', message: `Deployment ${id} was not found` });
+  for (const [query, field] of [
+    ['?timeout=0', 'timeout'],
+    ['?timeout=26', 'timeout'],
+    ['?timeout=1.5', 'timeout'],
+    ['?status=done', 'status'],
+  ]) {
+    const bad = await wait(owner.key, id, query);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'validation_error', field });
+  }
+});
+
+it('lets a build key and a read key wait', async () => {
+  const { key } = await newCaller();
+  const id = await newDeployment(key);
+  await report(key, id, 'canceled');
+  for (const scopes of [['read'], ['build']]) {
+    const made = await call(`${gateway.baseUrl}/keys`, { method: 'POST', key, json: { name: 'k', scopes } });
+    const scoped = (made.body as { apiKey: string }).apiKey;
+    expect((await wait(scoped, id)).headers.get('wait-result')).toBe('reached');
+  }
+});
