@@ -39,7 +39,7 @@ export interface AlarmThresholds {
   iteratorAgeMinutes: number;
   /** A function's errors over 5 minutes (and the region's throttled invocations). */
   functionFaults: number;
-  /** A table's throttled requests, or its system errors, over 5 minutes. */
+  /** A table's throttle events (its indexes' included), or its system errors, over 5 minutes. */
   tableFaults: number;
 }
 
@@ -65,6 +65,8 @@ export interface MonitoringProps {
   /** Functions with an alarm of their own (the consumers): a fixed few, whatever the routes. */
   functions: ReadonlyMap<string, IFunction>;
   tables: Record<string, Table>;
+  /** Each table's global secondary indexes by name (shared/db/tables.ts): their throttles are their own. */
+  tableIndexes: Record<string, readonly string[]>;
   /**
    * The tables shared/db writes in transactions (TransactWriteItems): users (a user and its email's
    * marker), webhooks (a subscription and its owner's counter), API keys (a key and its owner's
@@ -109,6 +111,36 @@ export function operationsOf(table: Table, transactions: boolean): Operation[] {
   const operations = [...actionsGrantedOn(table)].flatMap((action) => OPERATION_OF_ACTION[action] ?? []);
   if (transactions) operations.push(Operation.TRANSACT_WRITE_ITEMS);
   return [...new Set(operations)].sort();
+}
+
+/**
+ * A table's throttles: read and write throttle events of the table and of each index. Every
+ * operation's throttle is one of these (transactions and condition checks too), so this is 2 metrics
+ * and 2 more an index, where ThrottledRequests per operation is one metric for each operation the
+ * grants allow; system errors have no such sum, and stay per operation.
+ */
+export function throttleEvents(table: Table, indexNames: readonly string[]): IMetric {
+  const metrics: Record<string, IMetric> = {};
+  [undefined, ...indexNames].forEach((index, position) => {
+    for (const kind of ['Read', 'Write'] as const) {
+      metrics[`${kind.toLowerCase()}${position}`] = new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName: `${kind}ThrottleEvents`,
+        dimensionsMap: {
+          TableName: table.tableName,
+          ...(index === undefined ? {} : { GlobalSecondaryIndexName: index }),
+        },
+        period: PERIOD,
+        statistic: 'Sum',
+      });
+    }
+  });
+  return new MathExpression({
+    expression: Object.keys(metrics).join(' + '),
+    usingMetrics: metrics,
+    period: PERIOD,
+    label: 'throttle events',
+  });
 }
 
 export class Monitoring extends Construct {
@@ -169,9 +201,9 @@ export class Monitoring extends Construct {
         period: PERIOD,
       };
       this.alarm(`${name}TableThrottles`, {
-        metric: table.metricThrottledRequestsForOperations(operations),
+        metric: throttleEvents(table, props.tableIndexes[name] ?? []),
         threshold: thresholds.tableFaults,
-        description: `The ${name} table throttled requests`,
+        description: `The ${name} table (or one of its indexes) throttled reads or writes`,
         orEqual: true,
       });
       this.alarm(`${name}TableSystemErrors`, {

@@ -261,6 +261,12 @@ export class PlatformStack extends Stack {
         ['PurgeProject', purge.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
+      tableIndexes: Object.fromEntries(
+        tableKeys.map((key) => [
+          pascalCase(key),
+          Object.keys((tables[key] as TableDefinition).indexes ?? {}),
+        ]),
+      ),
       transactionTables: [
         this.tables.users,
         this.tables.webhooks,

@@ -4,6 +4,7 @@ import { App } from 'aws-cdk-lib';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { stackSettingsOf } from '../../infra/stack-settings.ts';
+import { type TableDefinition, tableKeys, tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { routes } from '../../shared/routes.ts';
 import { fixedMonthlyCost } from '../support/costs.ts';
@@ -382,43 +383,70 @@ describe('7. table alarms over every operation', () => {
       .sort();
   };
 
-  it.each(['ThrottledRequests', 'SystemErrors'])(
-    'watches %s of deletes and transactions too',
-    (metricName) => {
-      // A log append's transaction checks the deployment's status (a condition check on its item).
-      expect(operationsWatched('Deployments', metricName)).toEqual([
-        'DeleteItem',
-        'GetItem',
-        'PutItem',
-        'Query',
-        'TransactWriteItems',
-        'UpdateItem',
-      ]);
-      expect(operationsWatched('DeploymentLogs', metricName)).toEqual([
-        'DeleteItem',
-        'GetItem',
-        'PutItem',
-        'Query',
-        'TransactWriteItems',
-        'UpdateItem',
-      ]);
-      expect(operationsWatched('Projects', metricName)).toContain('DeleteItem');
-      expect(operationsWatched('Users', metricName)).toEqual([
-        'GetItem',
-        'PutItem',
-        'Query',
-        'TransactWriteItems',
-        'UpdateItem',
-      ]);
-      expect(operationsWatched('Webhooks', metricName)).toEqual([
-        'DeleteItem',
-        'GetItem',
-        'PutItem',
-        'Query',
-        'TransactWriteItems',
-        'UpdateItem',
-      ]);
-      expect(operationsWatched('RateLimits', metricName)).toEqual(['UpdateItem']);
-    },
-  );
+  it.each(['SystemErrors'])('watches %s of deletes and transactions too', (metricName) => {
+    // A log append's transaction checks the deployment's status (a condition check on its item).
+    expect(operationsWatched('Deployments', metricName)).toEqual([
+      'DeleteItem',
+      'GetItem',
+      'PutItem',
+      'Query',
+      'TransactWriteItems',
+      'UpdateItem',
+    ]);
+    expect(operationsWatched('DeploymentLogs', metricName)).toEqual([
+      'DeleteItem',
+      'GetItem',
+      'PutItem',
+      'Query',
+      'TransactWriteItems',
+      'UpdateItem',
+    ]);
+    expect(operationsWatched('Projects', metricName)).toContain('DeleteItem');
+    expect(operationsWatched('Users', metricName)).toEqual([
+      'GetItem',
+      'PutItem',
+      'Query',
+      'TransactWriteItems',
+      'UpdateItem',
+    ]);
+    expect(operationsWatched('Webhooks', metricName)).toEqual([
+      'DeleteItem',
+      'GetItem',
+      'PutItem',
+      'Query',
+      'TransactWriteItems',
+      'UpdateItem',
+    ]);
+    expect(operationsWatched('RateLimits', metricName)).toEqual(['UpdateItem']);
+  });
+  // Throttles of every operation show as the table's (or an index's) read and write throttle events:
+  // two metrics a table and two an index, whatever the grants.
+  it('watches the read and write throttle events of every table and each of its indexes', () => {
+    for (const key of tableKeys) {
+      const prefix = key.charAt(0).toUpperCase() + key.slice(1);
+      const [tableId] = only(
+        ofType(resources, 'AWS::DynamoDB::Table').filter(([id]) => id.startsWith(prefix)),
+      );
+      const alarm = only(
+        alarmsReading(resources, 'WriteThrottleEvents').filter((candidate) =>
+          (candidate.Metrics ?? []).some((metric) => mentions(metric.MetricStat?.Metric.Dimensions, tableId)),
+        ),
+      );
+      const watched = (alarm.Metrics ?? [])
+        .flatMap(({ MetricStat }) => (MetricStat ? [MetricStat.Metric] : []))
+        .map(({ MetricName, Dimensions = [] }) => {
+          const index = Dimensions.find((dimension) => dimension.Name === 'GlobalSecondaryIndexName');
+          return `${MetricName}${index ? ` ${String(index.Value)}` : ''}`;
+        })
+        .sort();
+      const indexes = Object.keys((tables[key] as TableDefinition).indexes ?? {});
+      expect(watched).toEqual(
+        [
+          'ReadThrottleEvents',
+          'WriteThrottleEvents',
+          ...indexes.flatMap((index) => [`ReadThrottleEvents ${index}`, `WriteThrottleEvents ${index}`]),
+        ].sort(),
+      );
+    }
+  });
 });
