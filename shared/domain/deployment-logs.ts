@@ -11,7 +11,7 @@ import {
 } from '#shared/model/deployment-logs.ts';
 import type { DeploymentState } from '#shared/model/deployment-states.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN } from '#shared/model/ids.ts';
+import { isIdOf } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { AppendLogsInput } from '#shared/schemas/deployment-logs.ts';
 import { secretValuesOf } from './log-masking.ts';
@@ -30,7 +30,7 @@ const OPEN: readonly DeploymentState[] = ['queued', 'building'];
  */
 const APPEND_ATTEMPTS = 50;
 
-const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+const isDeploymentId = (id: string): boolean => isIdOf('dpl', id);
 const notFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
 const closed = (id: string, status: string) =>
   new ConflictError(

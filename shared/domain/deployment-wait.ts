@@ -3,7 +3,7 @@ import type { Deployment } from '#shared/db/deployments.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { DEPLOYMENT_STATES, type DeploymentState, isTerminal } from '#shared/model/deployment-states.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN } from '#shared/model/ids.ts';
+import { isIdOf } from '#shared/model/ids.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
 // Waiting for a deployment to reach a state: a long poll of its item. One consistent GetItem at the
@@ -18,7 +18,7 @@ export const POLL_MS = 500;
 
 const TERMINAL_STATES = DEPLOYMENT_STATES.filter(isTerminal);
 
-const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+const isDeploymentId = (id: string): boolean => isIdOf('dpl', id);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,7 +5,7 @@ import type { Page } from '#shared/db/pages.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { TRANSITIONS } from '#shared/model/deployment-states.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { isIdOf, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -20,7 +20,7 @@ import { getProject } from './projects.ts';
 
 export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
 
-const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+const isDeploymentId = (id: string): boolean => isIdOf('dpl', id);
 
 const notFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
 

@@ -20,7 +20,7 @@ import {
   type VariableType,
 } from '#shared/model/environment-variables.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { isIdOf, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import { mapLimited, seal, unseal } from '#shared/runtime/envelope.ts';
 import { logError } from '#shared/runtime/log.ts';
@@ -55,8 +55,8 @@ const ATTEMPTS = 3;
 /** KMS calls at once, for a replace or a build's read. */
 const SEALING_CONCURRENCY = 10;
 
-const isVariableId = (id: string): boolean => id.startsWith('env_') && ID_PATTERN.test(id.slice(4));
-const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+const isVariableId = (id: string): boolean => isIdOf('env', id);
+const isDeploymentId = (id: string): boolean => isIdOf('dpl', id);
 
 const variableNotFound = (id: string) => new NotFoundError(`Variable ${id} was not found`);
 const changedMeanwhile = () =>

@@ -4,7 +4,7 @@ import type { Deployment } from '#shared/db/deployments.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { type DeploymentState, ENTERED_AT, isTerminal } from '#shared/model/deployment-states.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN } from '#shared/model/ids.ts';
+import { isIdOf } from '#shared/model/ids.ts';
 import { outsideAnyRequest, withDeadline } from '#shared/runtime/deadline.ts';
 import { logError } from '#shared/runtime/log.ts';
 
@@ -44,7 +44,7 @@ export interface FollowSettings {
 /** Lines read at a time while catching up. */
 const LINES_PER_READ = 100;
 
-const isDeploymentId = (id: string): boolean => id.startsWith('dpl_') && ID_PATTERN.test(id.slice(4));
+const isDeploymentId = (id: string): boolean => isIdOf('dpl', id);
 const notFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

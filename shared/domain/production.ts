@@ -4,7 +4,7 @@ import * as store from '#shared/db/production.ts';
 import type { Project } from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { isIdOf, newId } from '#shared/model/ids.ts';
 import type { ProductionReason } from '#shared/model/production.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -22,25 +22,18 @@ import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts'
 /** Moves decided again after losing a race, before giving up (only a burst of moves on one project). */
 const ATTEMPTS = 5;
 
-const isPrefixed = (prefix: string, id: string): boolean =>
-  id.startsWith(`${prefix}_`) && ID_PATTERN.test(id.slice(prefix.length + 1));
-
 const projectNotFound = (id: string) => new NotFoundError(`Project ${id} was not found`);
 const deploymentNotFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
 
 async function stateOf(ownerId: string, projectId: string): Promise<store.ProductionState> {
-  const state = isPrefixed('prj', projectId)
-    ? await store.readProductionState(ownerId, projectId)
-    : undefined;
+  const state = isIdOf('prj', projectId) ? await store.readProductionState(ownerId, projectId) : undefined;
   if (!state) throw projectNotFound(projectId);
   return state;
 }
 
 /** One of the owner's deployments of this project, ready; 404 or 409 naming its status otherwise. */
 async function readyDeployment(ownerId: string, projectId: string, deploymentId: string) {
-  const deployment = isPrefixed('dpl', deploymentId)
-    ? await findDeployment(ownerId, deploymentId)
-    : undefined;
+  const deployment = isIdOf('dpl', deploymentId) ? await findDeployment(ownerId, deploymentId) : undefined;
   if (!deployment || deployment.projectId !== projectId) throw deploymentNotFound(deploymentId);
   if (deployment.status !== 'ready') {
     throw new ConflictError(

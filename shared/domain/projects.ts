@@ -4,7 +4,7 @@ import type { Page } from '#shared/db/pages.ts';
 import * as projects from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
-import { ID_PATTERN, newId } from '#shared/model/ids.ts';
+import { isIdOf, newId } from '#shared/model/ids.ts';
 import { clock, isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
@@ -13,7 +13,7 @@ export type { Project } from '#shared/db/projects.ts';
 
 const DEFAULT_PRODUCTION_BRANCH = 'main';
 
-const isProjectId = (id: string): boolean => id.startsWith('prj_') && ID_PATTERN.test(id.slice(4));
+const isProjectId = (id: string): boolean => isIdOf('prj', id);
 
 export async function createProject(caller: Caller, input: CreateProjectInput): Promise<projects.Project> {
   const now = isoNow();

@@ -47,6 +47,13 @@ function ulid(): string {
 
 export const ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export const newId = (
-  prefix: 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs' | 'mov',
-): string => `${prefix}_${ulid()}`;
+export type IdPrefix = 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs' | 'mov';
+
+export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
+
+/**
+ * Whether a client's id has the form of one of ours with this prefix: an id of any other form is
+ * answered 404 without a read.
+ */
+export const isIdOf = (prefix: IdPrefix, id: string): boolean =>
+  id.startsWith(`${prefix}_`) && ID_PATTERN.test(id.slice(prefix.length + 1));
