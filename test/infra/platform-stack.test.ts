@@ -909,11 +909,11 @@ describe('PlatformStack, operable', () => {
     expect(metricNamesOf(throttles)).toEqual(['Throttles']);
   });
 
-  it('alarms on throttled requests and system errors of every table', () => {
+  it('alarms on throttle events and system errors of every table', () => {
     for (const key of tableKeys) {
       const name = key.charAt(0).toUpperCase() + key.slice(1);
-      expect(alarmOn(`The ${name} table throttled requests`).map(metricNamesOf)[0]).toContain(
-        'ThrottledRequests',
+      expect(alarmOn(`The ${name} table (or one of its indexes) throttled`).map(metricNamesOf)[0]).toEqual(
+        expect.arrayContaining(['ReadThrottleEvents', 'WriteThrottleEvents']),
       );
       expect(alarmOn(`the ${name} table's requests with system errors`).map(metricNamesOf)[0]).toContain(
         'SystemErrors',
