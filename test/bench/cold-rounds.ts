@@ -6,17 +6,8 @@ import {
   lambdaEnvironment,
   type SynthesizedFunction,
 } from '../support/lambda-bundles.ts';
-import {
-  changesDeployment,
-  createsWebhook,
-  deletesOwnThing,
-  eventFor,
-  noOpEventOf,
-  outcomeOf,
-  requestFor,
-  routeOfFunction,
-} from './requests.ts';
-import type { BenchSetup } from './setup.ts';
+import { eventFor, noOpEventOf, outcomeOf, requestFor, routeOfFunction } from './requests.ts';
+import { type BenchSetup, disposablesFor } from './setup.ts';
 import type { StandIns } from './stand-ins.ts';
 import { rotated } from './stats.ts';
 import type { Synthesized } from './synth.ts';
@@ -43,6 +34,8 @@ interface Plan {
   row: ColdRow;
   fn: SynthesizedFunction;
   eventOf: (round: number) => Promise<unknown>;
+  /** Its route streams its answer (`streams` in shared/routes.ts): invoked as the runtime streams. */
+  streams?: boolean;
 }
 
 function planOf(fn: SynthesizedFunction, label: string, eventOf: Plan['eventOf'], expected: string[]): Plan {
@@ -65,24 +58,21 @@ function functionPlan(fn: SynthesizedFunction, data: BenchSetup): Plan | undefin
     const noOp = noOpEventOf(fn.name);
     return noOp && planOf(fn, noOp.label, async () => noOp.event, noOp.expected);
   }
-  // Fresh keys (and deployment) for every invocation, made before its process starts: not timed.
+  // Fresh keys (and whatever else the request uses up) for every invocation, made before its
+  // process starts: not timed.
   const eventOf = async (round: number) => {
-    const owner = createsWebhook(route) ? `usr_bench_hooks_${round}_${Date.now().toString(36)}` : undefined;
-    const [caller, spare] = [await data.issueKey(owner), await data.issueKey()];
-    const disposables = { key: caller.apiKey, spareKeyId: spare.id };
-    const deploymentId = changesDeployment(route) ? await data.newDeployment() : undefined;
-    const deleted = deletesOwnThing(route);
-    const projectId = deleted && route.path.startsWith('/projects') ? await data.newProject() : undefined;
-    const webhookId = deleted && route.path.startsWith('/webhooks') ? await data.newWebhook() : undefined;
-    const request = requestFor(route, data, round, { ...disposables, deploymentId, projectId, webhookId });
+    const request = requestFor(route, data, round, await disposablesFor(route, data, round));
     return eventFor(request, round);
   };
-  return planOf(
-    fn,
-    `${route.handler} ${route.method} ${route.path}`,
-    eventOf,
-    requestFor(route, data, 0).expected.map(String),
-  );
+  return {
+    ...planOf(
+      fn,
+      `${route.handler} ${route.method} ${route.path}`,
+      eventOf,
+      requestFor(route, data, 0).expected.map(String),
+    ),
+    streams: route.streams === true,
+  };
 }
 
 export interface ColdRows {
@@ -119,10 +109,10 @@ export async function coldRounds(
   });
   const plans = [bare, bareUntraced, bareLean, ...functions, ...variants];
   for (let round = 0; round < rounds; round++) {
-    for (const { row, fn, eventOf } of rotated(plans, round)) {
+    for (const { row, fn, eventOf, streams } of rotated(plans, round)) {
       const event = await eventOf(round);
       const env = { ...lambdaEnvironment(fn.variables, endpoint), ...standIns.environmentFor(fn.variables) };
-      const { result, ...times } = await invokeCold(fn.bundle, env, event);
+      const { result, ...times } = await invokeCold(fn.bundle, env, event, { streams: streams === true });
       row.samples.push({ ...times, outcome: outcomeOf(result) });
     }
   }

@@ -11,14 +11,8 @@ import { localEnvironment } from '../../infra/local/environment.ts';
 import { routes } from '../../shared/routes.ts';
 import { functionMemoryMb } from '../../shared/runtime/function-settings.ts';
 import { type MeteredCall, startMeteringProxy } from './metering-proxy.ts';
-import {
-  type BenchRequest,
-  changesDeployment,
-  createsWebhook,
-  deletesOwnThing,
-  requestFor,
-} from './requests.ts';
-import { makeBenchData } from './setup.ts';
+import { type BenchRequest, requestFor } from './requests.ts';
+import { disposablesFor, makeBenchData } from './setup.ts';
 import { median } from './stats.ts';
 import { listen } from './warm.ts';
 
@@ -217,19 +211,7 @@ try {
     const label = `${route.method === 'ANY' ? 'GET' : route.method} ${route.api === 'platform' ? '/v1' : ''}${route.path}`;
     const rounds: Measured[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const owner = createsWebhook(route) ? `usr_bench_hooks_${round}_${Date.now().toString(36)}` : undefined;
-      const [caller, spare] = [await data.issueKey(owner), await data.issueKey()];
-      const deploymentId = changesDeployment(route) ? await data.newDeployment() : undefined;
-      const deleted = deletesOwnThing(route);
-      const projectId = deleted && route.path.startsWith('/projects') ? await data.newProject() : undefined;
-      const webhookId = deleted && route.path.startsWith('/webhooks') ? await data.newWebhook() : undefined;
-      const request = requestFor(route, data, round, {
-        key: caller.apiKey,
-        spareKeyId: spare.id,
-        deploymentId,
-        projectId,
-        webhookId,
-      });
+      const request = requestFor(route, data, round, await disposablesFor(route, data, round));
       const { calls, durationMs } = await send(request);
       rounds.push(measuredOf(label, calls, durationMs, functionMemoryMb(route)));
     }

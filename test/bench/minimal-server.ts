@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { countKeyRequest } from '../../shared/db/admission-counter.ts';
 import { putDeployment } from '../../shared/db/deployment-writes.ts';
+import { readHead } from '../../shared/db/environment-variables.ts';
 import { findProject } from '../../shared/db/projects.ts';
 import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';
@@ -47,13 +48,16 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const body = await readJson(req);
     const project = await findProject(userId, String(body.projectId));
     if (!project) return send(res, 404, { error: 'not_found' });
+    // The variables it would build with: the bench's project has none, so the head is all there is.
+    await readHead(project.id);
     const now = isoNow();
+    const branch = typeof body.branch === 'string' ? body.branch : project.productionBranch;
     const deployment = {
       id: newId('dpl'),
       projectId: project.id,
-      branch: typeof body.branch === 'string' ? body.branch : project.productionBranch,
+      branch,
       status: 'queued' as const,
-      target: 'preview' as const,
+      target: branch === project.productionBranch ? ('production' as const) : ('preview' as const),
       createdAt: now,
       updatedAt: now,
     };

@@ -48,6 +48,10 @@ export interface Disposables {
   deploymentId?: string;
   projectId?: string;
   webhookId?: string;
+  /** A ready deployment of `projectId` that was production before the current one. */
+  earlierProductionId?: string;
+  /** A variable of `projectId`, for the request that changes or deletes one. */
+  variableId?: string;
 }
 
 /** The URL of the bench's webhooks: https on a documentation address (RFC 5737), never called. */
@@ -99,6 +103,18 @@ export const changesDeployment = (route: Route): boolean =>
 export const deletesOwnThing = (route: Route): boolean =>
   route.method === 'DELETE' && (route.path === '/projects/{id}' || route.path === '/webhooks/{id}');
 
+/** Whether the route moves a project's production (each invocation needs its own project with a history). */
+export const movesProduction = (route: Route): boolean =>
+  route.method === 'POST' &&
+  (route.path === '/projects/{id}/promote' || route.path === '/projects/{id}/rollback');
+
+/** Whether the route changes a project's variables (each invocation gets a project with one of its own). */
+export const changesEnvironment = (route: Route): boolean =>
+  route.method !== 'GET' && route.path.startsWith('/projects/{id}/env');
+
+/** Whether only a `build` key may make the request (a deployment's build environment). */
+export const needsBuildKey = (route: Route): boolean => route.scope === 'build';
+
 /** Whether the route creates a webhook: its caller must be a new user (10 subscriptions a user). */
 export const createsWebhook = (route: Route): boolean =>
   route.method === 'POST' && route.path === '/webhooks';
@@ -111,7 +127,12 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/webhooks': keys?.webhookId ?? data.webhookId,
   };
   const id = ids[`/${route.path.split('/')[1]}`] ?? data.projectId;
-  const concrete = route.path.replace('{id}', id).replace('{proxy+}', 'no/such/path');
+  // A wait for the state the deployment is in answers at once: what is timed is the cold start.
+  const queries: Record<string, string> = { '/deployments/{id}/wait': '?status=queued' };
+  const concrete = `${route.path
+    .replace('{id}', id)
+    .replace('{envId}', keys?.variableId ?? 'env_unknown')
+    .replace('{proxy+}', 'no/such/path')}${queries[route.path] ?? ''}`;
   const path = route.api === 'platform' ? `/${PLATFORM_STAGE}${concrete}` : concrete;
   const method = route.method === 'ANY' ? 'GET' : route.method;
   const key = route.access === 'apiKey' ? (keys?.key ?? data.adminKey) : undefined;
@@ -121,19 +142,34 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/deployments': { projectId: data.projectId },
     '/keys': { name: 'bench' },
     '/deployments/{id}/events': { status: 'building' },
+    '/deployments/{id}/logs': {
+      lines: [{ text: 'bench: building' }, { text: 'bench: done', stream: 'stderr' }],
+    },
+    '/projects/{id}/promote': { deploymentId: keys?.earlierProductionId ?? data.deploymentId },
+    '/projects/{id}/rollback': {},
+    '/projects/{id}/env': { key: 'BENCH_ADDED', value: 'bench value', targets: ['preview'] },
     '/auth/register': { email: `bench-${data.runId}-${round}@example.test`, password: 'bench passphrase' },
     '/auth/login': login,
     '/webhooks': { url: BENCH_WEBHOOK_URL, events: ['deployment.ready'] },
   };
   const patches: Record<string, unknown> = {
     '/projects/{id}': { name: `bench ${round}` },
+    '/projects/{id}/env/{envId}': { value: `bench value ${round}` },
     '/webhooks/{id}': { description: `bench ${round}` },
   };
+  const replaced = { variables: [{ key: 'BENCH', value: `bench value ${round}` }] };
   const body =
-    method === 'POST' ? (bodies[route.path] ?? {}) : method === 'PATCH' ? patches[route.path] : undefined;
+    method === 'POST'
+      ? (bodies[route.path] ?? {})
+      : method === 'PATCH'
+        ? patches[route.path]
+        : method === 'PUT'
+          ? replaced
+          : undefined;
   const expected: Record<string, number[]> = {
     ANY: [404],
     POST: [200, 201, 202, 204],
+    PUT: [200],
     DELETE: [200, 204],
   };
   return { method, path, body, key, expected: expected[route.method] ?? [200] };
@@ -149,14 +185,15 @@ export function eventFor(request: BenchRequest, round: number): APIGatewayProxyE
     'application/json',
   ];
   if (request.key) headers.push('Authorization', `Bearer ${request.key}`);
+  const target = new URL(`http://localhost${request.path}`);
   return buildProxyEvent(
     {
       method: request.method,
-      target: new URL(`http://localhost${request.path}`),
+      target,
       rawHeaders: headers,
       body: Buffer.from(body),
       sourceIp: `198.51.${Math.floor(round / 250) % 250}.${(round % 250) + 1}`,
     },
-    matchRequest(request.method, request.path),
+    matchRequest(request.method, target.pathname),
   );
 }

@@ -1,4 +1,16 @@
-import { BENCH_WEBHOOK_URL, type BenchData } from './requests.ts';
+import type { Scope } from '../../shared/model/scopes.ts';
+import type { Route } from '../../shared/routes.ts';
+import {
+  BENCH_WEBHOOK_URL,
+  type BenchData,
+  changesDeployment,
+  changesEnvironment,
+  createsWebhook,
+  type Disposables,
+  deletesOwnThing,
+  movesProduction,
+  needsBuildKey,
+} from './requests.ts';
 
 // What the measured requests need in the store: an admin's project and deployment, users to log
 // in (one per round: login allows only a few attempts per email and window), and keys of that
@@ -12,24 +24,32 @@ export interface BenchSetup extends BenchData {
   /** The admin's user id: the bare handler reads the project under it. */
   ownerId: string;
   /** A new key of the admin's (or of another new admin's, given their id), and its id. */
-  issueKey(userId?: string): Promise<{ apiKey: string; id: string }>;
+  issueKey(userId?: string, scopes?: Scope[]): Promise<{ apiKey: string; id: string }>;
   /** A new queued deployment of the admin's project, for requests that change one (cancel, report). */
   newDeployment(): Promise<string>;
   /** A new project of the admin's, for the request that deletes one. */
   newProject(): Promise<string>;
   /** A new webhook of the admin's, for the request that deletes one. */
   newWebhook(): Promise<string>;
+  /**
+   * A new project whose production went from one ready deployment to a newer one (both automatic),
+   * for the requests that move production: a promote of `earlier` and a rollback both move it back.
+   */
+  newProduction(): Promise<{ projectId: string; earlier: string }>;
+  /** A new project with one variable, for the requests that change a project's variables. */
+  newVariable(): Promise<{ projectId: string; envId: string }>;
 }
 
 export async function makeBenchData(gatewayUrl: string, rounds: number): Promise<BenchSetup> {
   const { issueApiKey } = await import('../../shared/domain/api-keys.ts');
   const ownerId = `usr_bench_${Date.now().toString(36)}`;
-  const issueKey = async (userId = ownerId) => {
+  const issueKey = async (userId = ownerId, scopes?: Scope[]) => {
     const issued = await issueApiKey({
       userId,
       role: 'admin',
       name: 'bench',
       rateLimit: 100_000_000,
+      ...(scopes === undefined ? {} : { scopes }),
     });
     return { apiKey: issued.apiKey, id: issued.key.id };
   };
@@ -56,6 +76,27 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
   const newDeployment = async () =>
     String((await post('/v1/deployments', { projectId: project.id }, adminKey)).id);
   const newProject = async () => String((await post('/v1/projects', { name: 'bench' }, adminKey)).id);
+  const readyDeploymentOf = async (projectId: string) => {
+    const id = String((await post('/v1/deployments', { projectId }, adminKey)).id);
+    for (const status of ['building', 'ready'])
+      await post(`/v1/deployments/${id}/events`, { status }, adminKey);
+    return id;
+  };
+  const newVariable = async () => {
+    const projectId = await newProject();
+    const created = await post(
+      `/v1/projects/${projectId}/env`,
+      { key: 'BENCH', value: 'bench value' },
+      adminKey,
+    );
+    return { projectId, envId: String(created.id) };
+  };
+  const newProduction = async () => {
+    const projectId = await newProject();
+    const earlier = await readyDeploymentOf(projectId);
+    await readyDeploymentOf(projectId);
+    return { projectId, earlier };
+  };
   const newWebhook = async () => {
     const created = await post('/v1/webhooks', { url: BENCH_WEBHOOK_URL, events: ['*'] }, adminKey);
     return String((created.webhook as { id: string }).id);
@@ -67,11 +108,34 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
     newDeployment,
     newProject,
     newWebhook,
+    newProduction,
+    newVariable,
     webhookId,
     adminKey,
     projectId: String(project.id),
     deploymentId: String(deployment.id),
     loginUsers,
     runId,
+  };
+}
+
+/** What one request of the route uses up, made before it is sent (and not timed). */
+export async function disposablesFor(route: Route, data: BenchSetup, round: number): Promise<Disposables> {
+  const owner = createsWebhook(route) ? `usr_bench_hooks_${round}_${Date.now().toString(36)}` : undefined;
+  const caller = await data.issueKey(owner, needsBuildKey(route) ? ['build'] : undefined);
+  const spare = await data.issueKey();
+  const deploymentId = changesDeployment(route) ? await data.newDeployment() : undefined;
+  const deleted = deletesOwnThing(route);
+  const production = movesProduction(route) ? await data.newProduction() : undefined;
+  const variable = changesEnvironment(route) ? await data.newVariable() : undefined;
+  const deletedProject = deleted && route.path.startsWith('/projects') ? await data.newProject() : undefined;
+  return {
+    key: caller.apiKey,
+    spareKeyId: spare.id,
+    deploymentId,
+    projectId: deletedProject ?? production?.projectId ?? variable?.projectId,
+    webhookId: deleted && route.path.startsWith('/webhooks') ? await data.newWebhook() : undefined,
+    earlierProductionId: production?.earlier,
+    variableId: variable?.envId,
   };
 }

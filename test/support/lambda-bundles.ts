@@ -63,6 +63,13 @@ const isLiteral = (value: unknown): value is string =>
   typeof value === 'string' && !value.startsWith('{{resolve:');
 
 /**
+ * What a variable resolved at deploy time holds here: an address for a URL (the docs function checks
+ * its `{base_url}` at load), a recognisable name for anything else.
+ */
+const placeholderOf = (name: string): string =>
+  name.endsWith('_URL') ? `https://${name.toLowerCase().replaceAll('_', '-')}.example.com` : `local-${name}`;
+
+/**
  * A function's container environment against DynamoDB (Local) at `endpoint`, reached through the
  * SDK's own endpoint variable: the bundle runs its deployed code path (shared/db/client.ts's
  * DYNAMODB_ENDPOINT branch, with its fixed local key, stays off).
@@ -74,7 +81,7 @@ export function lambdaEnvironment(
 ): Record<string, string> {
   const env: Record<string, string> = { ...runtime, AWS_ENDPOINT_URL_DYNAMODB: endpoint };
   for (const [name, value] of Object.entries(variables)) {
-    env[name] = localTableNames.get(name) ?? (isLiteral(value) ? value : `local-${name}`);
+    env[name] = localTableNames.get(name) ?? (isLiteral(value) ? value : placeholderOf(name));
   }
   // The public key of this run's seed, so keys issued in-process are genuine to the bundle.
   if (PUBLIC_KEYS_VARIABLE in variables) {
@@ -121,6 +128,41 @@ Promise.resolve(handler(JSON.parse(process.argv[2]), context)).then(
   (error) => { console.error(error); process.exit(1); },
 );`;
 
+/**
+ * The same for a function that streams its answer: the runtime's `awslambda` (the local gateway's
+ * stand-in, put in place before the clock starts: it stands for the runtime, not the function) and a
+ * response stream; the result is read back from the prelude and the bytes after it.
+ */
+const STREAMING_CHILD = `
+const { Writable } = require('node:stream');
+import(process.argv[3]).then(({ installStreamingRuntime, splitPrelude }) => {
+  installStreamingRuntime();
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const { handler } = require(process.argv[1]);
+  const loaded = process.hrtime.bigint();
+  const { user, system } = process.cpuUsage(cpu);
+  const context = { awsRequestId: 'cold-start', functionName: 'cold-start', getRemainingTimeInMillis: () => 10000 };
+  const ms = (t) => Number(t - started) / 1e6;
+  const chunks = [];
+  const stream = new Writable({ write(chunk, _encoding, done) { chunks.push(Buffer.from(chunk)); done(); } });
+  return Promise.resolve(handler(JSON.parse(process.argv[2]), stream, context)).then(() => {
+    const answered = process.hrtime.bigint();
+    const total = process.cpuUsage(cpu);
+    const split = splitPrelude(Buffer.concat(chunks));
+    const result = split
+      ? { statusCode: split.metadata.statusCode, headers: split.metadata.headers, body: split.body.toString('utf8') }
+      : { statusCode: 0, body: 'no prelude' };
+    const line = JSON.stringify({
+      requireMs: ms(loaded), requireCpuMs: (user + system) / 1000,
+      firstInvocationMs: ms(answered), firstInvocationCpuMs: (total.user + total.system) / 1000, result,
+    });
+    process.stdout.write('\\n' + line + '\\n', () => process.exit(0));
+  });
+}).catch((error) => { console.error(error); process.exit(1); });`;
+
+const STREAMING_STAND_IN = join(import.meta.dirname, '..', '..', 'infra', 'local', 'lambda-streaming.ts');
+
 const run = promisify(execFile);
 
 /** One cold start in a fresh process; rejects (with the child's stderr) when it fails to load or answer. */
@@ -128,7 +170,11 @@ export async function invokeCold(
   bundle: string,
   env: Record<string, string>,
   event: unknown,
+  options: { streams?: boolean } = {},
 ): Promise<ColdInvocation> {
-  const { stdout } = await run(process.execPath, ['-e', CHILD, bundle, JSON.stringify(event)], { env });
+  const args = options.streams
+    ? ['-e', STREAMING_CHILD, bundle, JSON.stringify(event), STREAMING_STAND_IN]
+    : ['-e', CHILD, bundle, JSON.stringify(event)];
+  const { stdout } = await run(process.execPath, args, { env });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ColdInvocation;
 }
