@@ -67,19 +67,32 @@ const toStatusEvent = (entry: Record<string, unknown>): DeploymentEvent => ({
   ...(typeof entry.commitSha === 'string' ? { commitSha: entry.commitSha } : {}),
 });
 
-async function findItem(ownerId: string, id: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
+async function findItem(
+  ownerId: string,
+  id: string,
+  consistent = false,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: table(),
+      Key: { ownerId, id },
+      ...(consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
   return Item;
 }
 
-/** The target stored with a deployment (production or preview), when it has one (older items do not). */
-export async function findDeploymentTarget(ownerId: string, id: string): Promise<string | undefined> {
-  const item = await findItem(ownerId, id);
-  return typeof item?.target === 'string' ? item.target : undefined;
-}
-
-export async function findDeployment(ownerId: string, id: string): Promise<Deployment | undefined> {
-  const item = await findItem(ownerId, id);
+/**
+ * One of the owner's deployments, or undefined when it is not (or no longer) there. `consistent` for
+ * those who watch it change (a wait, a followed log): a change is then seen on the first read after
+ * it was written, never a read later.
+ */
+export async function findDeployment(
+  ownerId: string,
+  id: string,
+  options: { consistent?: boolean } = {},
+): Promise<Deployment | undefined> {
+  const item = await findItem(ownerId, id, options.consistent);
   return item ? toDeployment(item) : undefined;
 }
 

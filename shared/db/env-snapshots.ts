@@ -103,24 +103,6 @@ export async function readSnapshot(projectId: string, deploymentId: string): Pro
   };
 }
 
-/** The target a deployment's snapshot was taken for (a redeploy keeps it), without its variables. */
-export async function snapshotTarget(
-  projectId: string,
-  deploymentId: string,
-): Promise<DeploymentTarget | undefined> {
-  const { Items = [] } = await db.send(
-    new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'projectId = :project AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':project': projectId, ':prefix': prefix(deploymentId) },
-      ProjectionExpression: 'target',
-      Limit: 1,
-    }),
-  );
-  const target = Items[0]?.target;
-  return target === 'production' || target === 'preview' ? target : undefined;
-}
-
 /** How many items one purge pass reads, and deletes at once. */
 const PURGE_PAGE = 25;
 

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ProductionReason } from '#shared/model/production.ts';
+import { newId } from '#shared/model/ids.ts';
+import { movesForward, type ProductionReason } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
@@ -70,31 +71,31 @@ export async function findPromotion(
 }
 
 export interface Move {
-  moveId: string;
   ownerId: string;
   projectId: string;
   /** The deployment in production when the move was decided: the write's condition. */
   from: string | null;
   to: StoredPointer;
-  /** What `autoPromotion` becomes. */
-  autoPromotion: boolean;
-  /** Only while automatic promotion is on (an automatic move). */
-  onlyIfAutomatic: boolean;
+  /** Who moved it; null for an automatic move. */
   keyId: string | null;
 }
 
 /**
  * Moves the pointer if it still points at `move.from` (and, for an automatic move, automatic
  * promotion is still on), recording the move in the same transaction; false when the project or its
- * pointer changed meanwhile (the caller reads again and decides again), or it is gone.
+ * pointer changed meanwhile (the caller reads again and decides again), or it is gone. A rollback
+ * pauses automatic promotion, any other move turns it on (shared/model/production.ts).
  */
 export async function moveProduction(move: Move): Promise<boolean> {
-  const { moveId, ownerId, projectId, from, to, keyId } = move;
+  const { ownerId, projectId, from, to, keyId } = move;
+  // Each call its own id: a transaction's request token may not be reused for other contents.
+  const moveId = newId('mov');
+  const automatic = to.reason === 'auto';
   const conditions = [
     'attribute_exists(id)',
     from === null ? 'attribute_not_exists(#production)' : '#production.#deploymentId = :from',
   ];
-  if (move.onlyIfAutomatic) conditions.push('(attribute_not_exists(#auto) OR #auto = :on)');
+  if (automatic) conditions.push('(attribute_not_exists(#auto) OR #auto = :on)');
   return transactWrite((attempt) => ({
     ClientRequestToken: `${moveId}-${attempt}`,
     TransactItems: [
@@ -111,9 +112,9 @@ export async function moveProduction(move: Move): Promise<boolean> {
           },
           ExpressionAttributeValues: {
             ':pointer': to,
-            ':auto': move.autoPromotion,
+            ':auto': movesForward(to.reason),
             ...(from === null ? {} : { ':from': from }),
-            ...(move.onlyIfAutomatic ? { ':on': true } : {}),
+            ...(automatic ? { ':on': true } : {}),
           },
         },
       },
@@ -134,16 +135,16 @@ export async function moveProduction(move: Move): Promise<boolean> {
       },
       // A forward move records where a rollback from its deployment goes; a rollback keeps the
       // record of the deployment it went back to.
-      ...(to.reason === 'rollback'
-        ? []
-        : [
+      ...(movesForward(to.reason)
+        ? [
             {
               Put: {
                 TableName: environmentTable(),
                 Item: { projectId, sk: markerKey(to.deploymentId), rollbackTo: to.rollbackTo },
               },
             },
-          ]),
+          ]
+        : []),
     ],
   }));
 }

@@ -1,5 +1,4 @@
-import { readDeploymentNow } from '#shared/db/deployment-status.ts';
-import type { Deployment } from '#shared/db/deployments.ts';
+import { type Deployment, findDeployment } from '#shared/db/deployments.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { DEPLOYMENT_STATES, type DeploymentState, isTerminal } from '#shared/model/deployment-states.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
@@ -40,7 +39,9 @@ export async function waitForDeployment(
   const statuses = wanted.statuses ?? TERMINAL_STATES;
   const until = clock.now() + wanted.timeoutSeconds * 1000;
   const read = async () => {
-    const deployment = isDeploymentId(id) ? await readDeploymentNow(caller.userId, id) : undefined;
+    const deployment = isDeploymentId(id)
+      ? await findDeployment(caller.userId, id, { consistent: true })
+      : undefined;
     if (!deployment) throw new NotFoundError(`Deployment ${id} was not found`);
     return deployment;
   };

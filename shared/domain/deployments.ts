@@ -4,6 +4,7 @@ import * as deployments from '#shared/db/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { TRANSITIONS } from '#shared/model/deployment-states.ts';
+import { deploymentTarget } from '#shared/model/deployment-target.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
@@ -35,23 +36,23 @@ export async function createDeployment(
   const source = input.redeployOf === undefined ? undefined : await getDeployment(caller, input.redeployOf);
   const origin = source ?? (await originOf(caller, input));
   const now = isoNow();
-  const queued = {
+  const deployment: deployments.Deployment = {
     id: newId('dpl'),
     projectId: origin.projectId,
     branch: origin.branch,
     status: 'queued',
+    // A redeploy keeps its original's; otherwise the one asked for, else the branch decides.
+    target:
+      source?.target ??
+      input.target ??
+      deploymentTarget(origin.branch, 'productionBranch' in origin ? origin.productionBranch : ''),
     createdAt: now,
     updatedAt: now,
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
-  } as const;
+  };
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
-  // Taking them settles its target too.
-  const target = await snapshotForDeployment(caller.userId, queued, {
-    ...('productionBranch' in origin ? { productionBranch: origin.productionBranch } : {}),
-    ...(input.target === undefined ? {} : { target: input.target }),
-  });
-  const deployment: deployments.Deployment = { ...queued, target };
+  await snapshotForDeployment(deployment, deployment.target);
   await putDeployment(caller.userId, deployment);
   return deployment;
 }

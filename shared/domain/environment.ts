@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
 import { recordBuildEnvRead } from '#shared/db/build-env-reads.ts';
-import { findDeploymentTarget } from '#shared/db/deployments.ts';
 import * as snapshots from '#shared/db/env-snapshots.ts';
 import * as store from '#shared/db/environment-variables.ts';
 import type { Page } from '#shared/db/pages.ts';
@@ -320,22 +319,13 @@ export async function replaceEnvironment(
 
 /**
  * Copies the variables of a new deployment's target, sealed as they are, into its snapshot; called
- * before the deployment is stored. The target: a redeploy keeps its original's; otherwise the one the
- * request named, else the branch decides (`productionBranch` when the caller has read the project
- * already).
+ * before the deployment is stored (shared/domain/deployments.ts decides the target).
  */
 export async function snapshotForDeployment(
-  ownerId: string,
-  deployment: { id: string; projectId: string; branch: string; redeployOf?: string },
-  chosen: { productionBranch?: string; target?: DeploymentTarget } = {},
-): Promise<DeploymentTarget> {
-  const { id, projectId, branch, redeployOf } = deployment;
-  let target: DeploymentTarget | undefined =
-    redeployOf === undefined ? chosen.target : await originalTarget(ownerId, projectId, redeployOf);
-  if (target === undefined) {
-    const production = chosen.productionBranch ?? (await findProject(ownerId, projectId))?.productionBranch;
-    target = deploymentTarget(branch, production ?? '');
-  }
+  deployment: { id: string; projectId: string },
+  target: DeploymentTarget,
+): Promise<void> {
+  const { id, projectId } = deployment;
   let variables: store.StoredVariable[] = [];
   for (let tries = 1; tries <= ATTEMPTS; tries++) {
     const head = await store.readHead(projectId);
@@ -344,28 +334,16 @@ export async function snapshotForDeployment(
     // Fewer than the head counts: a replace deleted that version meanwhile. Read the new one.
     if (variables.length === head.count) break;
   }
-  const forThis = target;
   const forTarget = variables
-    .filter((variable) => variable.targets.includes(forThis))
+    .filter((variable) => variable.targets.includes(target))
     .map(({ id: variableId, key, type, sealed }) => ({ id: variableId, key, type, sealed: sealed ?? '' }));
   // No variables, no snapshot item: the deployment keeps its target itself (the caller stores it),
   // so a project without variables pays one read here and no write.
   if (forTarget.length > 0) await snapshots.putSnapshot(projectId, id, { target, variables: forTarget });
-  return target;
 }
 
 const isDeploymentTarget = (value: unknown): value is DeploymentTarget =>
   (DEPLOYMENT_TARGETS as readonly unknown[]).includes(value);
-
-/** The target a redeploy keeps: the one stored with its original, else (older items) its snapshot's. */
-async function originalTarget(
-  ownerId: string,
-  projectId: string,
-  originalId: string,
-): Promise<DeploymentTarget | undefined> {
-  const stored = await findDeploymentTarget(ownerId, originalId);
-  return isDeploymentTarget(stored) ? stored : snapshots.snapshotTarget(projectId, originalId);
-}
 
 /**
  * A deployment's build environment, secrets opened, for a `build` key: only while it is queued or

@@ -1,6 +1,5 @@
 import { readLines, type StoredLine } from '#shared/db/deployment-logs.ts';
-import { readDeploymentNow } from '#shared/db/deployment-status.ts';
-import type { Deployment } from '#shared/db/deployments.ts';
+import { type Deployment, findDeployment } from '#shared/db/deployments.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { type DeploymentState, ENTERED_AT, isTerminal } from '#shared/model/deployment-states.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
@@ -64,13 +63,15 @@ export async function followDeploymentLogs(
   after: number,
   settings: FollowSettings,
 ): Promise<AsyncGenerator<FollowEvent>> {
-  const first = isDeploymentId(id) ? await readDeploymentNow(caller.userId, id) : undefined;
+  const first = isDeploymentId(id)
+    ? await findDeployment(caller.userId, id, { consistent: true })
+    : undefined;
   if (!first) throw notFound(id);
   // Reads of later rounds run outside the request's deadline, each under one of its own.
   const inRound = <T>(read: () => Promise<T>): Promise<T> =>
     outsideAnyRequest(() => withDeadline(settings.roundDeadlineMs, read));
   return events(first, after, settings, {
-    deployment: () => inRound(() => readDeploymentNow(caller.userId, id)),
+    deployment: () => inRound(() => findDeployment(caller.userId, id, { consistent: true })),
     lines: (from: number) => inRound(() => readLines(id, from, LINES_PER_READ)),
   });
 }

@@ -4,8 +4,8 @@ import * as store from '#shared/db/production.ts';
 import type { Project } from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
-import { isIdOf, newId } from '#shared/model/ids.ts';
-import type { ProductionReason } from '#shared/model/production.ts';
+import { isIdOf } from '#shared/model/ids.ts';
+import { movesForward, type ProductionReason } from '#shared/model/production.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
@@ -56,9 +56,9 @@ const pointerTo = (
 });
 
 /** The project as it is after a move (the move's write returns nothing). */
-const withPointer = (project: Project, pointer: store.StoredPointer, autoPromotion: boolean): Project => {
+const withPointer = (project: Project, pointer: store.StoredPointer): Project => {
   const { rollbackTo: _chain, ...shown } = pointer;
-  return { ...project, production: shown, autoPromotion };
+  return { ...project, production: shown, autoPromotion: movesForward(pointer.reason) };
 };
 
 const raced = (projectId: string) =>
@@ -81,14 +81,10 @@ export async function promoteIfNewer(
     // Ids sort by creation time: an older build that finishes late never replaces a newer one.
     if (current !== null && current >= deployment.id) return false;
     const moved = await store.moveProduction({
-      // A new id per attempt: a transaction's request token may not be reused for other contents.
-      moveId: newId('mov'),
       ownerId,
       projectId: deployment.projectId,
       from: current,
       to: pointerTo(deployment, 'auto', current),
-      autoPromotion: true,
-      onlyIfAutomatic: true,
       keyId: null,
     });
     if (moved) return true;
@@ -98,9 +94,12 @@ export async function promoteIfNewer(
 
 /** Makes a ready deployment of the caller's project production, and turns automatic promotion on. */
 export async function promote(caller: Caller, projectId: string, input: PromoteInput): Promise<Project> {
+  let state = await stateOf(caller.userId, projectId);
+  // Read once: `ready` is terminal, so only the pointer can change between attempts.
+  const deployment = await readyDeployment(caller.userId, state.project.id, input.deploymentId);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const { project, pointer } = await stateOf(caller.userId, projectId);
-    const deployment = await readyDeployment(caller.userId, project.id, input.deploymentId);
+    if (attempt > 1) state = await stateOf(caller.userId, projectId);
+    const { project, pointer } = state;
     const current = pointer?.deploymentId ?? null;
     if (current === deployment.id) {
       // Already production: no move, no history entry; automatic promotion resumes all the same.
@@ -109,17 +108,13 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
     }
     const to = pointerTo(deployment, 'promote', current);
     const moved = await store.moveProduction({
-      // A new id per attempt: a transaction's request token may not be reused for other contents.
-      moveId: newId('mov'),
       ownerId: caller.userId,
       projectId: project.id,
       from: current,
       to,
-      autoPromotion: true,
-      onlyIfAutomatic: false,
       keyId: caller.keyId,
     });
-    if (moved) return withPointer(project, to, true);
+    if (moved) return withPointer(project, to);
   }
   throw raced(projectId);
 }
@@ -147,17 +142,13 @@ export async function rollback(caller: Caller, projectId: string, input: Rollbac
     // Where the next default rollback goes: on from where this deployment's own forward move came.
     const to = pointerTo(deployment, 'rollback', promotion.rollbackTo);
     const moved = await store.moveProduction({
-      // A new id per attempt: a transaction's request token may not be reused for other contents.
-      moveId: newId('mov'),
       ownerId: caller.userId,
       projectId: project.id,
       from: current,
       to,
-      autoPromotion: false,
-      onlyIfAutomatic: false,
       keyId: caller.keyId,
     });
-    if (moved) return withPointer(project, to, false);
+    if (moved) return withPointer(project, to);
   }
   throw raced(projectId);
 }

@@ -11,6 +11,7 @@ import { requireEnv } from '#shared/runtime/env.ts';
 import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { errorShaping } from './error-response.ts';
+import { headerValue } from './headers.ts';
 import { idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { originOf } from './origin.ts';
@@ -85,12 +86,6 @@ export interface KeyInput<S extends InputSchemas, H extends HandlerName = Handle
 /** A Lambda entry point: API Gateway's proxy event in, its result out. */
 export type Handler = (event: ProxyEvent, context: Context) => Promise<ProxyResult>;
 
-/** `Accept`, whatever its case, when the client sent one. */
-function acceptOf(event: ProxyEvent): { accept?: string } {
-  const found = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept');
-  return found?.[1] === undefined ? {} : { accept: found[1] };
-}
-
 /** The first row the handler serves: its access and tables are those of all its rows. */
 const routeFor = (handlerName: string): Route => ownRows(handlerName)[0] as Route;
 
@@ -130,6 +125,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
   requireTables(route);
   const reply = repliesFor<H>();
   const run = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
+    const accept = headerValue(event, 'accept');
     const input = {
       params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
       query: schemas.query
@@ -146,7 +142,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
         path: event.requestContext.path,
         origin: originOf(event),
         sourceIp: context.state.sourceIp,
-        ...acceptOf(event),
+        ...(accept === undefined ? {} : { accept }),
       },
       reply,
     } as OpenInput<S, H>;

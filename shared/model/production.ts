@@ -10,5 +10,8 @@ export const PRODUCTION_REASONS = ['auto', 'promote', 'rollback'] as const;
 
 export type ProductionReason = (typeof PRODUCTION_REASONS)[number];
 
-/** Moves that go forward: they set where a later default rollback goes (the production they replaced). */
+/**
+ * Moves that go forward: they set where a later default rollback goes (the production they replaced),
+ * and leave automatic promotion on; a rollback pauses it.
+ */
 export const movesForward = (reason: ProductionReason): boolean => reason !== 'rollback';

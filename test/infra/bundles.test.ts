@@ -130,6 +130,23 @@ function localValueOf(name: string, value: unknown, localNames: Map<string, stri
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A new project of the user's, put straight into the store (this process is not a function); its id. */
+async function storedProject(userId: string, name: string): Promise<string> {
+  const now = new Date().toISOString();
+  const id = newId('prj');
+  await putProject(userId, {
+    id,
+    name,
+    repository: null,
+    productionBranch: 'main',
+    production: null,
+    autoPromotion: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return id;
+}
+
 /** A request to the route without a key, and what a client must get back. */
 function probe(route: Route): {
   method: string;
@@ -400,19 +417,7 @@ describe('secrets, fetched by the bundles from the extension by ARN', () => {
   it('accepts a cursor signed before a rotation after it, and refuses one signed with an unknown key', async () => {
     const cursorArn = [...secretArns.values()].find((arn) => arn.includes('CursorSecret')) ?? '';
     const { userId, key } = await newCaller();
-    for (const name of ['one', 'two', 'three']) {
-      const now = new Date().toISOString();
-      await putProject(userId, {
-        id: newId('prj'),
-        name,
-        repository: null,
-        productionBranch: 'main',
-        production: null,
-        autoPromotion: true,
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
+    for (const name of ['one', 'two', 'three']) await storedProject(userId, name);
     const first = await send('list-projects', 'GET', '/v1/projects?limit=1', { key });
     const cursor = String(first.body.nextCursor);
     expect(first.status).toBe(200);
@@ -477,17 +482,7 @@ function lineOf(file: string, text: string): number {
 it("streams a followed build log's events through the runtime's response stream", async () => {
   const { userId, key } = await newCaller();
   const now = new Date().toISOString();
-  const projectId = newId('prj');
-  await putProject(userId, {
-    id: projectId,
-    name: 'web',
-    repository: null,
-    productionBranch: 'main',
-    production: null,
-    autoPromotion: true,
-    createdAt: now,
-    updatedAt: now,
-  });
+  const projectId = await storedProject(userId, 'web');
   const id = newId('dpl');
   await putDeployment(userId, {
     id,

@@ -19,10 +19,12 @@ let call: typeof import('../support/http.ts').call;
 let newCaller: typeof import('../support/users.ts').newCaller;
 let openEventStream: typeof import('../support/event-stream.ts').openEventStream;
 let collect: typeof import('../support/event-stream.ts').collect;
+let newDeployment: typeof import('../support/resources.ts').newDeployment;
 beforeAll(async () => {
   ({ call } = await import('../support/http.ts'));
   ({ newCaller } = await import('../support/users.ts'));
   ({ openEventStream, collect } = await import('../support/event-stream.ts'));
+  ({ newDeployment } = await import('../support/resources.ts'));
   const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
@@ -32,17 +34,6 @@ afterAll(async () => {
 });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function newDeployment(key: string): Promise<string> {
-  const project = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
-  const projectId = (project.body as { id: string }).id;
-  const deployment = await call(`${gateway.baseUrl}/deployments`, {
-    method: 'POST',
-    key,
-    json: { projectId },
-  });
-  return (deployment.body as { id: string }).id;
-}
 
 const logsUrl = (id: string) => `${gateway.baseUrl}/deployments/${id}/logs`;
 
@@ -91,7 +82,7 @@ async function build(key: string, id: string): Promise<void> {
 
 it('follows a build: the lines once and in order, each status, then the end', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   await append(key, id, ['before the stream']);
   const stream = await openEventStream(logsUrl(id), { key });
   expect(stream.status).toBe(200);
@@ -121,7 +112,7 @@ it('follows a build: the lines once and in order, each status, then the end', as
 
 it('resumes after Last-Event-ID on a reconnect: nothing missed, nothing twice', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   await report(key, id, 'building');
   await append(key, id, ['one', 'two', 'three']);
   const first = await openEventStream(logsUrl(id), { key });
@@ -155,7 +146,7 @@ it('resumes after Last-Event-ID on a reconnect: nothing missed, nothing twice', 
 
 it('keeps an idle stream open with comments, and ends it itself with event: reconnect', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   await append(key, id, ['only line']);
   const started = performance.now();
   // ?follow=1 asks for the stream as Accept does (here without it).
@@ -171,7 +162,7 @@ it('keeps an idle stream open with comments, and ends it itself with event: reco
 it("answers another user's deployment with the JSON 404, and a stream counts one request", async () => {
   const owner = await newCaller();
   const stranger = await newCaller();
-  const id = await newDeployment(owner.key);
+  const id = (await newDeployment(gateway.baseUrl, owner.key)).id;
   const refused = await openEventStream(logsUrl(id), { key: stranger.key });
   expect(refused.status).toBe(404);
   expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');

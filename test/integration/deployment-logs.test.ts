@@ -4,6 +4,8 @@ import { tableName } from '../../shared/db/tables.ts';
 import { MAX_LOG_BYTES } from '../../shared/model/deployment-logs.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { walkPages } from '../support/pages.ts';
+import * as made from '../support/resources.ts';
 import { newCaller } from '../support/users.ts';
 
 // A deployment's build log over HTTP on DynamoDB Local: appending and reading (pages, `since`), the
@@ -24,19 +26,6 @@ interface Line {
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-async function newDeployment(key: string): Promise<{ id: string; projectId: string }> {
-  const project = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
-  expect(project.status).toBe(201);
-  const projectId = (project.body as { id: string }).id;
-  const deployment = await call(`${gateway.baseUrl}/deployments`, {
-    method: 'POST',
-    key,
-    json: { projectId },
-  });
-  expect(deployment.status).toBe(201);
-  return { id: (deployment.body as { id: string }).id, projectId };
-}
-
 const logsUrl = (id: string) => `${gateway.baseUrl}/deployments/${id}/logs`;
 
 const append = (key: string, id: string, lines: unknown[], headers: Record<string, string> = {}) =>
@@ -44,30 +33,9 @@ const append = (key: string, id: string, lines: unknown[], headers: Record<strin
 
 const texts = (...values: string[]) => values.map((text) => ({ text }));
 
-async function readAll(key: string, id: string, query = ''): Promise<Line[]> {
-  const lines: Line[] = [];
-  let url: string | undefined = `${logsUrl(id)}?limit=100${query}`;
-  while (url) {
-    const page = await call(url, { key });
-    expect(page.status).toBe(200);
-    const body = page.body as { lines: Line[]; nextCursor: string | null };
-    lines.push(...body.lines);
-    url = body.nextCursor
-      ? `${logsUrl(id)}?limit=100&cursor=${encodeURIComponent(body.nextCursor)}`
-      : undefined;
-  }
-  return lines;
-}
-
-async function keyWith(key: string, scopes: string[]): Promise<string> {
-  const response = await call(`${gateway.baseUrl}/keys`, {
-    method: 'POST',
-    key,
-    json: { name: 'ci', scopes },
-  });
-  expect(response.status).toBe(201);
-  return (response.body as { apiKey: string }).apiKey;
-}
+/** Every line of a deployment's log, page by page (100 a page). */
+const readAll = async (key: string, id: string): Promise<Line[]> =>
+  (await walkPages<Line>(logsUrl(id), key, 'lines', 100)).items;
 
 const report = (key: string, id: string, status: string) =>
   call(`${gateway.baseUrl}/deployments/${id}/events`, { method: 'POST', key, json: { status } });
@@ -75,7 +43,7 @@ const report = (key: string, id: string, status: string) =>
 describe('appending and reading', () => {
   it('numbers lines from 1, keeps a given time and stream, and reads them back oldest first', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     const first = await append(key, id, [
       { text: '> npm ci' },
       { text: 'warning: deprecated', stream: 'stderr', at: '2026-11-22T09:16:05.000Z' },
@@ -97,7 +65,7 @@ describe('appending and reading', () => {
 
   it('pages through the log with limit and cursor, and starts after `since`', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     // Appends of several sizes, so that pages begin and end inside an append's lines.
     for (const size of [3, 1, 7, 2]) {
       const start = (await readAll(key, id)).length;
@@ -131,7 +99,7 @@ describe('appending and reading', () => {
 
   it('refuses a tampered cursor and a bad since, naming the field', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     const cursor = await call(`${logsUrl(id)}?cursor=bogus.cursor`, { key });
     expect(cursor.status).toBe(400);
     expect(cursor.body).toMatchObject({ error: 'validation_error', field: 'cursor' });
@@ -142,7 +110,7 @@ describe('appending and reading', () => {
 
   it('gives 20 racing appends gap-free, strictly increasing numbers, each line once', async () => {
     const { key } = await newCaller({ rateLimit: 1000 });
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, racer) =>
         append(key, id, [
@@ -172,7 +140,7 @@ describe('appending and reading', () => {
 
   it('stores a retried append (same Idempotency-Key) once', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     const headers = { 'Idempotency-Key': `logs-${id}` };
     const first = await append(key, id, texts('once'), headers);
     const again = await append(key, id, texts('once'), headers);
@@ -186,7 +154,7 @@ describe('appending and reading', () => {
 describe('limits', () => {
   it('takes 500 lines at once and refuses 501, and a line over 8 KiB naming it', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     const many = Array.from({ length: 500 }, (_, index) => ({ text: String(index) }));
     expect((await append(key, id, many)).body).toEqual({ firstSeq: 1, lastSeq: 500 });
     const tooMany = await append(key, id, [...many, { text: 'x' }]);
@@ -208,7 +176,7 @@ describe('limits', () => {
 
   it('answers 409 once the deployment is terminal, naming its status', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     expect((await report(key, id, 'building')).status).toBe(200);
     expect((await append(key, id, texts('building'))).status).toBe(201);
     expect((await report(key, id, 'ready')).status).toBe(200);
@@ -223,7 +191,7 @@ describe('limits', () => {
 
   it('answers 409 past 50,000 lines per deployment, and stores nothing of the refused append', async () => {
     const { key } = await newCaller({ rateLimit: 1000 });
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     const batch = Array.from({ length: 500 }, () => ({ text: '.' }));
     for (let round = 0; round < 100; round++) expect((await append(key, id, batch)).status).toBe(201);
     const over = await append(key, id, texts('one too many'));
@@ -239,7 +207,7 @@ describe('limits', () => {
 describe('the 10 MiB per deployment', () => {
   it('refuses the append that would pass it, and takes one that reaches it exactly', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     expect((await append(key, id, texts('first'))).status).toBe(201);
     // The head as 10 MiB of text would leave it, less 4 bytes: what the next append is measured against.
     await db.send(
@@ -264,7 +232,7 @@ describe('the 10 MiB per deployment', () => {
 describe('appends racing the end of the build', () => {
   it('either land whole before it or are refused: the log has no gap and no half append', async () => {
     const { key } = await newCaller({ rateLimit: 1000 });
-    const { id } = await newDeployment(key);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
     expect((await report(key, id, 'building')).status).toBe(200);
     const answers = await Promise.all([
       ...Array.from({ length: 12 }, (_, racer) => append(key, id, texts(`r${racer} a`, `r${racer} b`))),
@@ -292,7 +260,7 @@ describe('who may append and read', () => {
   it("answers 404 for another user's deployment and an unknown id, to append and to read", async () => {
     const owner = await newCaller();
     const stranger = await newCaller();
-    const { id } = await newDeployment(owner.key);
+    const { id } = await made.newDeployment(gateway.baseUrl, owner.key);
     expect((await append(owner.key, id, texts('mine'))).status).toBe(201);
     for (const target of [id, 'dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M', 'nonsense']) {
       const write = await append(stranger.key, target, texts('theirs'));
@@ -305,9 +273,9 @@ describe('who may append and read', () => {
 
   it('lets a build key append and read, a read key only read', async () => {
     const { key } = await newCaller();
-    const { id } = await newDeployment(key);
-    const build = await keyWith(key, ['build']);
-    const read = await keyWith(key, ['read']);
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
+    const build = await made.keyWith(gateway.baseUrl, key, ['build']);
+    const read = await made.keyWith(gateway.baseUrl, key, ['read']);
     expect((await append(build, id, texts('from ci'))).status).toBe(201);
     const refused = await append(read, id, texts('from a reader'));
     expect(refused.status).toBe(403);
@@ -369,7 +337,7 @@ describe('masking secrets', () => {
 
   it('masks a secret changed or added between two appends of the same build', async () => {
     const { key } = await newCaller();
-    const { id, projectId } = await newDeployment(key);
+    const { id, projectId } = await made.newDeployment(gateway.baseUrl, key);
     const env = `${gateway.baseUrl}/projects/${projectId}/env`;
     const first = await call(env, {
       method: 'POST',

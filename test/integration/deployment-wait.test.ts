@@ -1,6 +1,7 @@
 import { recordCommands } from '../support/dynamodb-commands.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { newDeployment } from '../support/resources.ts';
 import { newCaller } from '../support/users.ts';
 
 // GET /deployments/{id}/wait over HTTP on DynamoDB Local: at once when the deployment is already
@@ -13,18 +14,6 @@ beforeAll(async () => {
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());
-
-async function newDeployment(key: string): Promise<string> {
-  const project = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
-  const projectId = (project.body as { id: string }).id;
-  const deployment = await call(`${gateway.baseUrl}/deployments`, {
-    method: 'POST',
-    key,
-    json: { projectId },
-  });
-  expect(deployment.status).toBe(201);
-  return (deployment.body as { id: string }).id;
-}
 
 const report = async (key: string, id: string, status: string) => {
   const response = await call(`${gateway.baseUrl}/deployments/${id}/events`, {
@@ -47,20 +36,20 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 
 it('answers at once, reached, when the deployment is already in a state waited for', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   await report(key, id, 'canceled');
   const [response, ms] = await timed(() => wait(key, id, '?timeout=25'));
   expect(response.status).toBe(200);
   expect(response.headers.get('wait-result')).toBe('reached');
   expect(response.body).toMatchObject({ id, status: 'canceled' });
   expect(ms).toBeLessThan(500);
-  const queued = await wait(key, await newDeployment(key), '?status=queued,building');
+  const queued = await wait(key, (await newDeployment(gateway.baseUrl, key)).id, '?status=queued,building');
   expect(queued.headers.get('wait-result')).toBe('reached');
 });
 
 it('answers within a second of the change that brings the deployment there', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   const waiting = wait(key, id, '?status=ready,error&timeout=10').then((response) => ({
     response,
     at: performance.now(),
@@ -77,7 +66,7 @@ it('answers within a second of the change that brings the deployment there', asy
 
 it('honours the timeout within a second, answering the deployment as it is then', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   commands.take();
   const [response, ms] = await timed(() => wait(key, id, '?timeout=2'));
   expect(response.status).toBe(200);
@@ -93,7 +82,7 @@ it('honours the timeout within a second, answering the deployment as it is then'
 it("answers 404 for another user's deployment, and 400 for a timeout out of range or an unknown state", async () => {
   const owner = await newCaller();
   const stranger = await newCaller();
-  const id = await newDeployment(owner.key);
+  const id = (await newDeployment(gateway.baseUrl, owner.key)).id;
   const foreign = await wait(stranger.key, id, '?timeout=1');
   expect(foreign.status).toBe(404);
   expect(foreign.body).toEqual({ error: 'not_found', message: `Deployment ${id} was not found` });
@@ -111,7 +100,7 @@ it("answers 404 for another user's deployment, and 400 for a timeout out of rang
 
 it('lets a build key and a read key wait', async () => {
   const { key } = await newCaller();
-  const id = await newDeployment(key);
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
   await report(key, id, 'canceled');
   for (const scopes of [['read'], ['build']]) {
     const made = await call(`${gateway.baseUrl}/keys`, { method: 'POST', key, json: { name: 'k', scopes } });

@@ -75,10 +75,9 @@ describe('DynamoDB round trips per request', () => {
       'UpdateItemCommand',
       'GetItemCommand',
     ]);
-    // A redeploy reads the deployment it copies instead of the project, and the target stored with it.
+    // A redeploy reads the deployment it copies (its target with it) instead of the project.
     expect(await countCalls(() => deploy({ redeployOf: id }))).toEqual([
       'UpdateItemCommand',
-      'GetItemCommand',
       'GetItemCommand',
       'GetItemCommand',
       'PutItemCommand',

@@ -6,6 +6,7 @@ import { restoreClockAfterEach } from '../support/clock.ts';
 import { recordCommands } from '../support/dynamodb-commands.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import * as made from '../support/resources.ts';
 import { newCaller } from '../support/users.ts';
 
 // A project's environment variables over HTTP on DynamoDB Local: the routes and their rules
@@ -39,6 +40,8 @@ async function newProject(key: string, json: Record<string, unknown> = { name: '
   return (response.body as { id: string }).id;
 }
 
+const keyWith = (key: string, scopes: string[]) => made.keyWith(gateway.baseUrl, key, scopes);
+
 const envUrl = (projectId: string) => `${gateway.baseUrl}/projects/${projectId}/env`;
 
 const addVariable = (key: string, projectId: string, json: Record<string, unknown>) =>
@@ -67,17 +70,6 @@ async function deploy(key: string, json: Record<string, unknown>): Promise<{ id:
 
 const buildEnv = (key: string, deploymentId: string) =>
   call(`${gateway.baseUrl}/deployments/${deploymentId}/build-env`, { key });
-
-/** A key with the given scopes, made through POST /v1/keys by a key of the same user. */
-async function keyWith(key: string, scopes: string[]): Promise<string> {
-  const response = await call(`${gateway.baseUrl}/keys`, {
-    method: 'POST',
-    key,
-    json: { name: 'ci', scopes },
-  });
-  expect(response.status).toBe(201);
-  return (response.body as { apiKey: string }).apiKey;
-}
 
 describe('variables of a project', () => {
   it('creates a plain variable for every target by default, and shows its value', async () => {

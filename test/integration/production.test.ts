@@ -4,6 +4,7 @@ import { tableName } from '../../shared/db/tables.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';
+import * as made from '../support/resources.ts';
 import { newCaller } from '../support/users.ts';
 
 // Production and rollback over HTTP on DynamoDB Local: targets, the pointer that moves forward by
@@ -42,12 +43,11 @@ interface Move {
 }
 
 const url = (path: string) => `${gateway.baseUrl}${path}`;
-
-async function newProject(key: string): Promise<Project> {
-  const response = await call(url('/projects'), { method: 'POST', key, json: { name: 'web' } });
-  expect(response.status).toBe(201);
-  return response.body as Project;
-}
+/** Each move as [to, from, why]. */
+const steps = (moves: Move[]) =>
+  moves.map(({ deploymentId, previousDeploymentId, reason }) => [deploymentId, previousDeploymentId, reason]);
+const newProject = (key: string) => made.newProject<Project>(gateway.baseUrl, key);
+const keyWith = (key: string, scopes: string[]) => made.keyWith(gateway.baseUrl, key, scopes);
 
 async function deploy(key: string, json: Record<string, unknown>): Promise<Deployment> {
   const response = await call(url('/deployments'), { method: 'POST', key, json });
@@ -91,13 +91,6 @@ async function history(key: string, projectId: string): Promise<Move[]> {
   const response = await call(url(`/projects/${projectId}/production-history`), { key });
   expect(response.status).toBe(200);
   return (response.body as { moves: Move[] }).moves;
-}
-
-/** A key of the same user with the given scopes (POST /v1/keys). */
-async function keyWith(key: string, scopes: string[]): Promise<string> {
-  const response = await call(url('/keys'), { method: 'POST', key, json: { name: 'scoped', scopes } });
-  expect(response.status).toBe(201);
-  return (response.body as { apiKey: string }).apiKey;
 }
 
 describe('targets', () => {
@@ -242,13 +235,7 @@ describe('POST /projects/{id}/promote', () => {
     const again = await promote(key, project.id, preview.id);
     expect(again.status).toBe(200);
     const moves = await history(key, project.id);
-    expect(
-      moves.map(({ deploymentId, previousDeploymentId, reason }) => [
-        deploymentId,
-        previousDeploymentId,
-        reason,
-      ]),
-    ).toEqual([
+    expect(steps(moves)).toEqual([
       [preview.id, main.id, 'promote'],
       [main.id, null, 'auto'],
     ]);
@@ -295,13 +282,7 @@ describe('POST /projects/{id}/rollback', () => {
     expect(none.status).toBe(409);
     expect(none.body).toMatchObject({ error: 'conflict' });
     const moves = await history(key, project.id);
-    expect(
-      moves.map(({ deploymentId, previousDeploymentId, reason }) => [
-        deploymentId,
-        previousDeploymentId,
-        reason,
-      ]),
-    ).toEqual([
+    expect(steps(moves)).toEqual([
       [a?.id, b?.id, 'rollback'],
       [b?.id, c?.id, 'rollback'],
       [c?.id, b?.id, 'auto'],

@@ -107,36 +107,16 @@ export interface ColdInvocation {
 }
 
 // CommonJS, as the runtime loads a CJS handler. The outcome is the last line: the handler may log.
+// With a third argument the function streams its answer: that module is the runtime's `awslambda`
+// (the local gateway's stand-in, put in place before the clock starts: it stands for the runtime,
+// not the function), the handler writes to a response stream, and its result is read back from the
+// prelude and the bytes after it.
 const CHILD = `
-const cpu = process.cpuUsage();
-const started = process.hrtime.bigint();
-const { handler } = require(process.argv[1]);
-const loaded = process.hrtime.bigint();
-const { user, system } = process.cpuUsage(cpu);
-const context = { awsRequestId: 'cold-start', functionName: 'cold-start', getRemainingTimeInMillis: () => 10000 };
-const ms = (t) => Number(t - started) / 1e6;
-Promise.resolve(handler(JSON.parse(process.argv[2]), context)).then(
-  (result) => {
-    const answered = process.hrtime.bigint();
-    const total = process.cpuUsage(cpu);
-    const line = JSON.stringify({
-      requireMs: ms(loaded), requireCpuMs: (user + system) / 1000,
-      firstInvocationMs: ms(answered), firstInvocationCpuMs: (total.user + total.system) / 1000, result,
-    });
-    process.stdout.write('\\n' + line + '\\n', () => process.exit(0));
-  },
-  (error) => { console.error(error); process.exit(1); },
-);`;
-
-/**
- * The same for a function that streams its answer: the runtime's `awslambda` (the local gateway's
- * stand-in, put in place before the clock starts: it stands for the runtime, not the function) and a
- * response stream; the result is read back from the prelude and the bytes after it.
- */
-const STREAMING_CHILD = `
 const { Writable } = require('node:stream');
-import(process.argv[3]).then(({ installStreamingRuntime, splitPrelude }) => {
-  installStreamingRuntime();
+const streaming = process.argv[3];
+const runtime = streaming ? import(streaming) : Promise.resolve(undefined);
+runtime.then((standIn) => {
+  standIn?.installStreamingRuntime();
   const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   const { handler } = require(process.argv[1]);
@@ -144,15 +124,20 @@ import(process.argv[3]).then(({ installStreamingRuntime, splitPrelude }) => {
   const { user, system } = process.cpuUsage(cpu);
   const context = { awsRequestId: 'cold-start', functionName: 'cold-start', getRemainingTimeInMillis: () => 10000 };
   const ms = (t) => Number(t - started) / 1e6;
+  const event = JSON.parse(process.argv[2]);
   const chunks = [];
-  const stream = new Writable({ write(chunk, _encoding, done) { chunks.push(Buffer.from(chunk)); done(); } });
-  return Promise.resolve(handler(JSON.parse(process.argv[2]), stream, context)).then(() => {
-    const answered = process.hrtime.bigint();
-    const total = process.cpuUsage(cpu);
-    const split = splitPrelude(Buffer.concat(chunks));
-    const result = split
+  const streamed = () => {
+    const split = standIn.splitPrelude(Buffer.concat(chunks));
+    return split
       ? { statusCode: split.metadata.statusCode, headers: split.metadata.headers, body: split.body.toString('utf8') }
       : { statusCode: 0, body: 'no prelude' };
+  };
+  const invoked = standIn
+    ? Promise.resolve(handler(event, new Writable({ write(chunk, _encoding, done) { chunks.push(Buffer.from(chunk)); done(); } }), context)).then(streamed)
+    : Promise.resolve(handler(event, context));
+  return invoked.then((result) => {
+    const answered = process.hrtime.bigint();
+    const total = process.cpuUsage(cpu);
     const line = JSON.stringify({
       requireMs: ms(loaded), requireCpuMs: (user + system) / 1000,
       firstInvocationMs: ms(answered), firstInvocationCpuMs: (total.user + total.system) / 1000, result,
@@ -172,9 +157,7 @@ export async function invokeCold(
   event: unknown,
   options: { streams?: boolean } = {},
 ): Promise<ColdInvocation> {
-  const args = options.streams
-    ? ['-e', STREAMING_CHILD, bundle, JSON.stringify(event), STREAMING_STAND_IN]
-    : ['-e', CHILD, bundle, JSON.stringify(event)];
+  const args = ['-e', CHILD, bundle, JSON.stringify(event), ...(options.streams ? [STREAMING_STAND_IN] : [])];
   const { stdout } = await run(process.execPath, args, { env });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ColdInvocation;
 }
