@@ -9,7 +9,10 @@ import { startSynthesis } from './synthesized-stack.ts';
 
 export default async function globalSetup(): Promise<void> {
   // Bundling every function takes longer than any suite: it starts first and runs beside the others.
-  (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
+  // A run of a few files that never read the bundles may leave it out (PLATFORM_TEST_SYNTH=off): it
+  // takes a core for a minute.
+  if (process.env.PLATFORM_TEST_SYNTH !== 'off')
+    (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
   Object.assign(process.env, localEnvironment(dynamo.endpoint), {
