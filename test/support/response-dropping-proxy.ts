@@ -7,21 +7,47 @@ import type { AddressInfo } from 'node:net';
 // the case of a write applied whose response was lost. With `forgetToken`, the retry reaches the
 // store without its ClientRequestToken, as a retry DynamoDB cannot match to the first would (after
 // the token's 10-minute window, or one sent again above the SDK): the store then judges it afresh.
+// With `containing`, only a request whose body holds every one of those strings is dropped (say a
+// project's id and the key of its head), so that one write among many of the same operation is hit.
 
 export interface ResponseDroppingProxy {
   /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
   url: string;
-  /** Drops the answer of the next request for `operation` (e.g. `TransactWriteItems`). */
-  dropNext(operation: string, options?: { forgetToken?: boolean }): void;
+  /**
+   * Drops the answer of the next request for `operation` (e.g. `TransactWriteItems`, or one of
+   * several), and only of one whose body contains every string of `containing`.
+   */
+  dropNext(operation: string | string[], options?: DropOptions): void;
   /** Requests seen per operation, and how many of their answers were dropped. */
   seen(operation: string): { requests: number; dropped: number };
   close(): Promise<void>;
 }
 
+export interface DropOptions {
+  forgetToken?: boolean;
+  containing?: string[];
+}
+
+interface DropRule {
+  operations: string[];
+  containing: string[];
+  forgetToken: boolean;
+  /** Armed: the next match is dropped; dropped: the next match (the retry) loses its token. */
+  state: 'armed' | 'dropped';
+}
+
 export async function startResponseDroppingProxy(upstream: string): Promise<ResponseDroppingProxy> {
   const target = new URL(upstream);
-  const toDrop = new Set<string>();
-  const forgetting = new Set<string>();
+  const rules: DropRule[] = [];
+  const ruleFor = (operation: string, body: string, state: DropRule['state']) => {
+    const index = rules.findIndex(
+      (rule) =>
+        rule.state === state &&
+        rule.operations.includes(operation) &&
+        rule.containing.every((text) => body.includes(text)),
+    );
+    return index === -1 ? undefined : { rule: rules[index] as DropRule, index };
+  };
   const stats = new Map<string, { requests: number; dropped: number }>();
   const statsOf = (operation: string) => {
     const found = stats.get(operation) ?? { requests: 0, dropped: 0 };
@@ -35,11 +61,17 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
         .at(-1) ?? '';
     const counted = statsOf(operation);
     counted.requests++;
-    const drop = toDrop.delete(operation);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     let body = Buffer.concat(chunks);
-    if (!drop && forgetting.delete(operation)) {
+    const text = body.toString('utf8');
+    const toDrop = ruleFor(operation, text, 'armed');
+    const drop = toDrop !== undefined;
+    if (toDrop?.rule.forgetToken) toDrop.rule.state = 'dropped';
+    else if (toDrop) rules.splice(toDrop.index, 1);
+    const toForget = drop ? undefined : ruleFor(operation, text, 'dropped');
+    if (toForget) {
+      rules.splice(toForget.index, 1);
       const { ClientRequestToken: _forgotten, ...rest } = JSON.parse(body.toString('utf8')) as Record<
         string,
         unknown
@@ -71,8 +103,12 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
   return {
     url: `http://127.0.0.1:${port}`,
     dropNext: (operation, options = {}) => {
-      toDrop.add(operation);
-      if (options.forgetToken) forgetting.add(operation);
+      rules.push({
+        operations: [operation].flat(),
+        containing: options.containing ?? [],
+        forgetToken: options.forgetToken ?? false,
+        state: 'armed',
+      });
     },
     seen: (operation) => ({ ...statsOf(operation) }),
     close: () =>

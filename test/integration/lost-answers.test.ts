@@ -1,0 +1,246 @@
+import type { TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import {
+  type DropOptions,
+  type ResponseDroppingProxy,
+  startResponseDroppingProxy,
+} from '../support/response-dropping-proxy.ts';
+import { overrideSettings } from '../support/settings.ts';
+import type { TestCaller } from '../support/users.ts';
+
+// Writes applied whose answers were lost (issue 38, item 1), in every loop that reads again and
+// decides again after a write it believes failed: the variables' changes (`serially`), production
+// moves and log appends. A proxy in front of DynamoDB Local lets the write be applied and cuts the
+// connection before its answer returns; the SDK sends it again. The retry either carries the
+// transaction's ClientRequestToken (DynamoDB answers it as done) or, `forgetToken`, reaches the store
+// as a new request that fails its own condition: then the loop reads what its own write left, and
+// must take it as done, never as someone else's change to undo, refuse or repeat.
+
+let proxy: ResponseDroppingProxy;
+let gateway: TestGateway;
+let restoreSettings: () => void;
+let newCaller: () => Promise<TestCaller>;
+
+beforeAll(async () => {
+  proxy = await startResponseDroppingProxy(process.env.DYNAMODB_ENDPOINT ?? '');
+  restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
+  // Imported only now: the store's client reads its endpoint when it loads.
+  const { startGateway } = await import('../support/gateway.ts');
+  ({ newCaller } = await import('../support/users.ts'));
+  gateway = await startGateway();
+});
+afterAll(async () => {
+  await gateway.close();
+  await proxy.close();
+  restoreSettings();
+});
+
+const WRITES = ['UpdateItem', 'TransactWriteItems', 'PutItem'];
+/** The head of a project's variables, as its key appears in a request's body. */
+const HEAD_KEY = '"sk":{"S":"set"}';
+
+const post = (key: string, path: string, json: unknown) =>
+  call(`${gateway.baseUrl}${path}`, { method: 'POST', key, json });
+
+async function newProject(key: string): Promise<string> {
+  const created = await post(key, '/projects', { name: 'web' });
+  expect(created.status).toBe(201);
+  return (created.body as { id: string }).id;
+}
+
+/** Drops the answer of the next write whose body holds all of `containing`, and checks it was dropped. */
+async function withLostAnswer<T>(containing: string[], options: DropOptions, request: () => Promise<T>) {
+  const dropped = () => WRITES.reduce((sum, operation) => sum + proxy.seen(operation).dropped, 0);
+  const before = dropped();
+  proxy.dropNext(WRITES, { ...options, containing });
+  const answer = await request();
+  expect(dropped() - before).toBe(1);
+  return answer;
+}
+
+const variablesOf = async (key: string, projectId: string) => {
+  const listed = await call(`${gateway.baseUrl}/projects/${projectId}/env?limit=100`, { key });
+  expect(listed.status).toBe(200);
+  return (listed.body as { variables: { key: string; value?: string }[] }).variables
+    .map(({ key: name, value }) => ({ key: name, value }))
+    .sort((a, b) => a.key.localeCompare(b.key));
+};
+
+describe.each([
+  ['the retry carries its token', {}],
+  ['the retry is judged afresh', { forgetToken: true }],
+] as const)("a project's variables, when a change's answer is lost and %s", (_case, options) => {
+  it('a replace keeps the set it installed, and the old set is gone', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    expect((await post(key, `/projects/${projectId}/env`, { key: 'OLD', value: 'o' })).status).toBe(201);
+    const replaced = await withLostAnswer([projectId, HEAD_KEY], options, () =>
+      call(`${gateway.baseUrl}/projects/${projectId}/env`, {
+        method: 'PUT',
+        key,
+        json: {
+          variables: [
+            { key: 'A', value: 'a' },
+            { key: 'B', value: 'b' },
+          ],
+        },
+      }),
+    );
+    expect(replaced.status).toBe(200);
+    const expected = [
+      { key: 'A', value: 'a' },
+      { key: 'B', value: 'b' },
+    ];
+    expect(await variablesOf(key, projectId)).toEqual(expected);
+    // What a deployment builds with is that set too.
+    const deployed = await post(key, '/deployments', { projectId });
+    expect(deployed.status).toBe(201);
+  });
+
+  it('a create answers 201 with the variable, which exists once', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const created = await withLostAnswer([projectId, HEAD_KEY], options, () =>
+      post(key, `/projects/${projectId}/env`, { key: 'NEW', value: 'n' }),
+    );
+    expect({ status: created.status, key: (created.body as { key?: string }).key }).toEqual({
+      status: 201,
+      key: 'NEW',
+    });
+    expect(await variablesOf(key, projectId)).toEqual([{ key: 'NEW', value: 'n' }]);
+  });
+
+  it('a delete answers 204 and the variable is gone', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const made = await post(key, `/projects/${projectId}/env`, { key: 'GONE', value: 'g' });
+    const envId = (made.body as { id: string }).id;
+    const deleted = await withLostAnswer([projectId, HEAD_KEY], options, () =>
+      call(`${gateway.baseUrl}/projects/${projectId}/env/${envId}`, { method: 'DELETE', key }),
+    );
+    expect(deleted.status).toBe(204);
+    expect(await variablesOf(key, projectId)).toEqual([]);
+  });
+
+  it('an update answers 200 with the new value', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const made = await post(key, `/projects/${projectId}/env`, { key: 'CHANGED', value: 'before' });
+    const envId = (made.body as { id: string }).id;
+    const updated = await withLostAnswer([projectId, HEAD_KEY], options, () =>
+      call(`${gateway.baseUrl}/projects/${projectId}/env/${envId}`, {
+        method: 'PATCH',
+        key,
+        json: { value: 'after' },
+      }),
+    );
+    expect(updated.status).toBe(200);
+    expect(await variablesOf(key, projectId)).toEqual([{ key: 'CHANGED', value: 'after' }]);
+  });
+});
+
+/** A ready production deployment of the project (promoted automatically unless told otherwise). */
+async function readyDeployment(key: string, projectId: string, json: Record<string, unknown> = {}) {
+  const created = await post(key, '/deployments', { projectId, ...json });
+  const { id } = created.body as { id: string };
+  await post(key, `/deployments/${id}/events`, { status: 'building' });
+  return { id, ready: () => post(key, `/deployments/${id}/events`, { status: 'ready' }) };
+}
+
+const historyOf = async (key: string, projectId: string) => {
+  const listed = await call(`${gateway.baseUrl}/projects/${projectId}/production-history`, { key });
+  return (listed.body as { moves: { deploymentId: string; reason: string }[] }).moves.map(
+    ({ deploymentId, reason }) => ({ deploymentId, reason }),
+  );
+};
+
+const productionOf = async (key: string, projectId: string) =>
+  (
+    (await call(`${gateway.baseUrl}/projects/${projectId}`, { key })).body as {
+      production: { deploymentId: string } | null;
+    }
+  ).production?.deploymentId;
+
+describe.each([
+  ['the retry carries its token', {}],
+  ['the retry is judged afresh', { forgetToken: true }],
+] as const)('production, when a move’s answer is lost and %s', (_case, options) => {
+  it('an automatic promotion moves once', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const first = await readyDeployment(key, projectId);
+    const ready = await withLostAnswer([projectId, 'production#'], options, first.ready);
+    expect(ready.status).toBe(200);
+    expect(await productionOf(key, projectId)).toBe(first.id);
+    expect(await historyOf(key, projectId)).toEqual([{ deploymentId: first.id, reason: 'auto' }]);
+  });
+
+  it('a rollback answers 200 and moves once', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const first = await readyDeployment(key, projectId);
+    await first.ready();
+    const second = await readyDeployment(key, projectId);
+    await second.ready();
+    const rolledBack = await withLostAnswer([projectId, 'production#'], options, () =>
+      post(key, `/projects/${projectId}/rollback`, {}),
+    );
+    expect({ status: rolledBack.status, production: rolledBack.body }).toMatchObject({
+      status: 200,
+      production: { production: { deploymentId: first.id, reason: 'rollback' }, autoPromotion: false },
+    });
+    expect(await historyOf(key, projectId)).toEqual([
+      { deploymentId: first.id, reason: 'rollback' },
+      { deploymentId: second.id, reason: 'auto' },
+      { deploymentId: first.id, reason: 'auto' },
+    ]);
+  });
+
+  it('a promote answers 200 and moves once', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const production = await readyDeployment(key, projectId);
+    await production.ready();
+    const preview = await readyDeployment(key, projectId, { branch: 'feature' });
+    await preview.ready();
+    const promoted = await withLostAnswer([projectId, 'production#'], options, () =>
+      post(key, `/projects/${projectId}/promote`, { deploymentId: preview.id }),
+    );
+    expect({ status: promoted.status, body: promoted.body }).toMatchObject({
+      status: 200,
+      body: { production: { deploymentId: preview.id, reason: 'promote' } },
+    });
+    expect(await historyOf(key, projectId)).toEqual([
+      { deploymentId: preview.id, reason: 'promote' },
+      { deploymentId: production.id, reason: 'auto' },
+    ]);
+  });
+});
+
+describe.each([
+  ['the retry carries its token', {}],
+  ['the retry is judged afresh', { forgetToken: true }],
+] as const)('a log append, when its answer is lost and %s', (_case, options) => {
+  it('answers 201 with its numbers, and its lines are stored once', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const created = await post(key, '/deployments', { projectId });
+    const { id } = created.body as { id: string };
+    await post(key, `/deployments/${id}/logs`, { lines: [{ text: 'one' }] });
+    const appended = await withLostAnswer([id, 'line#'], options, () =>
+      post(key, `/deployments/${id}/logs`, { lines: [{ text: 'two' }, { text: 'three' }] }),
+    );
+    expect({ status: appended.status, body: appended.body }).toEqual({
+      status: 201,
+      body: { firstSeq: 2, lastSeq: 3 },
+    });
+    const log = await call(`${gateway.baseUrl}/deployments/${id}/logs`, { key });
+    expect(
+      (log.body as { lines: { seq: number; text: string }[] }).lines.map(({ seq, text }) => ({ seq, text })),
+    ).toEqual([
+      { seq: 1, text: 'one' },
+      { seq: 2, text: 'two' },
+      { seq: 3, text: 'three' },
+    ]);
+  });
+});
