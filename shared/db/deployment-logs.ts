@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { LOG_RETENTION_DAYS, LOG_STREAMS, type LogStream } from '#shared/model/deployment-logs.ts';
@@ -83,13 +84,16 @@ const reasonsOf = (error: unknown): string[] | undefined =>
 /**
  * Stores one append's lines after `head`, in one transaction (see above). The SDK's retry of a
  * transaction whose answer was lost reuses its ClientRequestToken, so DynamoDB answers it as done
- * instead of failing its condition against its own write.
+ * instead of failing its condition against its own write. A retry the store judges afresh (no token,
+ * or past the token's ten minutes) fails the count against its own write: the item at its range then
+ * holds this append's id, and the append is done, not made again after it.
  */
 export async function appendLines(pending: PendingAppend): Promise<AppendResult> {
   const { ownerId, deploymentId, head, lines, bytes, open } = pending;
   const firstSeq = head.count + 1;
   const lastSeq = head.count + lines.length;
   const expiresAt = nowSeconds() + LOG_RETENTION_DAYS * 24 * 60 * 60;
+  const appendId = randomUUID();
   const input = {
     TransactItems: [
       {
@@ -120,7 +124,7 @@ export async function appendLines(pending: PendingAppend): Promise<AppendResult>
       {
         Put: {
           TableName: table(),
-          Item: { deploymentId, sk: lineKey(lastSeq), firstSeq, lastSeq, lines, expiresAt },
+          Item: { deploymentId, sk: lineKey(lastSeq), firstSeq, lastSeq, lines, expiresAt, appendId },
         },
       },
     ],
@@ -131,11 +135,27 @@ export async function appendLines(pending: PendingAppend): Promise<AppendResult>
   } catch (error) {
     const reasons = reasonsOf(error);
     if (reasons?.[0] === 'ConditionalCheckFailed') return { outcome: 'closed' };
+    if (reasons?.[1] === 'ConditionalCheckFailed' && (await storedBy(deploymentId, lastSeq, appendId))) {
+      return { outcome: 'appended', firstSeq, lastSeq };
+    }
     if (reasons?.[1] === 'ConditionalCheckFailed' || reasons?.includes('TransactionConflict')) {
       return { outcome: 'raced' };
     }
     throw error;
   }
+}
+
+/** Whether the append item ending at `lastSeq` is the one of this append (read consistently). */
+async function storedBy(deploymentId: string, lastSeq: number, appendId: string): Promise<boolean> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: table(),
+      Key: { deploymentId, sk: lineKey(lastSeq) },
+      ProjectionExpression: 'appendId',
+      ConsistentRead: true,
+    }),
+  );
+  return Item?.appendId === appendId;
 }
 
 const isStream = (value: unknown): value is LogStream => (LOG_STREAMS as readonly unknown[]).includes(value);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type DeploymentState,
@@ -106,6 +107,12 @@ export async function applyTransition(
   );
   if (!update.failed) {
     return { outcome: 'moved', deployment: toDeployment(update.result.Attributes ?? {}) };
+  }
+  // Refused by its own write, applied though its answer was lost (the SDK sent it again): the
+  // item already ends with this very event (its time to the millisecond).
+  const events = update.old?.events;
+  if (Array.isArray(events) && isDeepStrictEqual(events.at(-1), event)) {
+    return { outcome: 'moved', deployment: toDeployment(update.old ?? {}) };
   }
   return update.old ? { outcome: 'refused', current: statusOf(update.old.status) } : { outcome: 'missing' };
 }

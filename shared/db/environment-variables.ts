@@ -1,9 +1,11 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EnvironmentTarget, VariableType } from '#shared/model/environment-variables.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
+import { NO_VARIABLES, table as projectsTable, VARIABLES_HEAD } from './projects.ts';
 import { tableName } from './tables.ts';
 
 // A project's environment variables (shared/db/tables.ts, `environment`). The set is versioned: its
@@ -13,6 +15,11 @@ import { tableName } from './tables.ts';
 // writes the new set under a new version, invisible until one conditional write of the head switches
 // to it, then deletes the old one: atomic for any size up to the limit, where a transaction of the
 // old and new items would exceed DynamoDB's 100 actions.
+//
+// The project item carries a copy of the head (`variablesHead`: version, count, revision), written in
+// the same transaction as every change of the head, so that a deployment's create reads the project
+// and its variables' head in one consistent GetItem. A project item written before the copy existed
+// has none: its head is read apart, and copied onto it once (`copyHeadToProject`).
 
 const table = (): string => tableName('environment');
 
@@ -59,17 +66,52 @@ const itemOf = (projectId: string, version: string, variable: StoredVariable) =>
   ...variable,
 });
 
+const headOf = (item: Record<string, unknown>): Head => ({
+  version: String(item.version),
+  count: Number(item.count ?? 0),
+  revision: Number(item.revision ?? 0),
+});
+
 /** The head, read consistently: what every change and every snapshot starts from. */
 export async function readHead(projectId: string): Promise<Head | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: table(), Key: { projectId, sk: HEAD_KEY }, ConsistentRead: true }),
   );
-  if (!Item) return undefined;
-  return {
-    version: String(Item.version),
-    count: Number(Item.count ?? 0),
-    revision: Number(Item.revision ?? 0),
-  };
+  return Item ? headOf(Item) : undefined;
+}
+
+/**
+ * The head as a project item carries it: null when the project has no variables (never had, or a
+ * head without a version), undefined when the item predates the copy (read the head instead).
+ */
+export function headOnProject(projectItem: Record<string, unknown>): Head | null | undefined {
+  const copy = projectItem[VARIABLES_HEAD];
+  if (typeof copy !== 'object' || copy === null) return undefined;
+  const fields = copy as Record<string, unknown>;
+  return typeof fields.version === 'string' ? headOf(fields) : null;
+}
+
+/**
+ * Puts a head read apart onto a project item that has no copy yet (written before the copy
+ * existed), once: a copy there already is as new or newer, written with a change of the head.
+ */
+export async function copyHeadToProject(
+  ownerId: string,
+  projectId: string,
+  head: Head | undefined,
+): Promise<void> {
+  await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: projectsTable(),
+        Key: { ownerId, id: projectId },
+        UpdateExpression: 'SET #head = :head',
+        ConditionExpression: 'attribute_exists(id) AND attribute_not_exists(#head)',
+        ExpressionAttributeNames: { '#head': VARIABLES_HEAD },
+        ExpressionAttributeValues: { ':head': head ?? NO_VARIABLES },
+      }),
+    ),
+  );
 }
 
 /** A page of one version of the set, newest first; the cursor is bound to the project and version. */
@@ -141,14 +183,40 @@ export async function allVariables(
   return found;
 }
 
-/** The head's new state, written only if it still is as read (`expected`; none: there was no head). */
+export interface NextHead {
+  version: string;
+  count: number;
+  change: EnvironmentChange;
+}
+
+/**
+ * The head's new state, written only if it still is as read (`expected`; none: there was no head),
+ * and its copy on the project item, which must still exist: the two parts of every head write.
+ */
+function headWrite(projectId: string, ownerId: string, expected: Head | undefined, next: NextHead) {
+  const revision = (expected?.revision ?? 0) + 1;
+  return [
+    { Update: headUpdate(projectId, ownerId, expected, next, revision) },
+    {
+      Update: {
+        TableName: projectsTable(),
+        Key: { ownerId, id: projectId },
+        UpdateExpression: 'SET #head = :head',
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeNames: { '#head': VARIABLES_HEAD },
+        ExpressionAttributeValues: { ':head': { version: next.version, count: next.count, revision } },
+      },
+    },
+  ];
+}
+
 function headUpdate(
   projectId: string,
   ownerId: string,
   expected: Head | undefined,
-  next: { version: string; count: number; change: EnvironmentChange },
+  next: NextHead,
+  revision: number,
 ) {
-  const revision = (expected?.revision ?? 0) + 1;
   return {
     TableName: table(),
     Key: { projectId, sk: HEAD_KEY },
@@ -173,16 +241,36 @@ export type VariableWrite =
   | { delete: string };
 
 /**
- * One change of the current version (`expected`, as read): the head and one variable in one
- * transaction. False when the head moved since it was read (another change got there first).
+ * What a head write came to: `written`; `moved` when the head is no longer as read (another change
+ * got there first, or this one's own write whose answer was lost); `gone` when the project is.
+ */
+export type HeadWriteOutcome = 'written' | 'moved' | 'gone';
+
+/** Runs a transaction whose first two items are `headWrite`'s. */
+async function writeWithHead(
+  items: ReturnType<typeof headWrite>,
+  more: object[] = [],
+): Promise<HeadWriteOutcome> {
+  try {
+    return (await transactWrite(() => ({ TransactItems: [...items, ...more] }))) ? 'written' : 'moved';
+  } catch (error) {
+    const reasons = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []) : [];
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'gone';
+    throw error;
+  }
+}
+
+/**
+ * One change of the current version (`expected`, as read): the head (and its copy on the project)
+ * and one variable in one transaction.
  */
 export function applyChange(
   projectId: string,
   ownerId: string,
   expected: Head | undefined,
-  next: { version: string; count: number; change: EnvironmentChange },
+  next: NextHead,
   write: VariableWrite,
-): Promise<boolean> {
+): Promise<HeadWriteOutcome> {
   const key = (id: string) => ({ projectId, sk: `${variablePrefix(next.version)}${id}` });
   const item =
     'put' in write
@@ -208,9 +296,7 @@ export function applyChange(
               ConditionExpression: 'attribute_exists(sk)',
             },
           };
-  return transactWrite(() => ({
-    TransactItems: [{ Update: headUpdate(projectId, ownerId, expected, next) }, item],
-  }));
+  return writeWithHead(headWrite(projectId, ownerId, expected, next), [item]);
 }
 
 /** Writes a whole new version of the set, invisible until `switchVersion` names it. */
@@ -233,17 +319,18 @@ export async function stageVersion(
   );
 }
 
-/** Makes a staged version the set, in one conditional write: false when the head moved meanwhile. */
-export async function switchVersion(
+/**
+ * Makes a staged version the set, in one conditional write of the head (and its copy). A transaction
+ * for the two items, which also makes the SDK's retry of a write whose answer was lost the same
+ * write (its ClientRequestToken), answered as done.
+ */
+export function switchVersion(
   projectId: string,
   ownerId: string,
   expected: Head | undefined,
-  next: { version: string; count: number; change: EnvironmentChange },
-): Promise<boolean> {
-  const update = await conditionally(() =>
-    db.send(new UpdateCommand(headUpdate(projectId, ownerId, expected, next))),
-  );
-  return !update.failed;
+  next: NextHead,
+): Promise<HeadWriteOutcome> {
+  return writeWithHead(headWrite(projectId, ownerId, expected, next));
 }
 
 /** Deletes the variables of a version no head names any more (a replaced set, or one never switched to). */

@@ -14,6 +14,15 @@ import { updateExpression } from './update-expression.ts';
 
 export const table = (): string => tableName('projects');
 
+/**
+ * The copy of the project's variables' head its item carries (version, count, revision), which
+ * shared/db/environment-variables.ts writes with every change of the head; never shown.
+ */
+export const VARIABLES_HEAD = 'variablesHead';
+
+/** What a new project's item carries there: no variables yet, at revision 0. */
+export const NO_VARIABLES = { count: 0, revision: 0 } as const;
+
 /** A project as the API shows it: the response schema's type, so no field goes undocumented. */
 export type Project = z.output<typeof ProjectSchema>;
 
@@ -41,22 +50,35 @@ function toPointer(stored: unknown): Project['production'] {
   };
 }
 
-/** Puts a new project: no production deployment yet, automatic promotion on (both implied by absence). */
+/**
+ * Puts a new project: no production deployment yet, automatic promotion on (both implied by
+ * absence), no variables.
+ */
 export async function putProject(ownerId: string, project: Project): Promise<void> {
   const { production: _none, autoPromotion: _on, ...stored } = project;
   await putNew(
     (input) => db.send(new PutCommand(input)),
-    { TableName: table(), Item: { ownerId, ...stored } },
+    { TableName: table(), Item: { ownerId, ...stored, [VARIABLES_HEAD]: NO_VARIABLES } },
     'id',
   );
 }
 
-/** The stored item of one of the owner's projects (shared/db/production.ts reads its pointer too). */
+/**
+ * The stored item of one of the owner's projects (shared/db/production.ts reads its pointer too);
+ * `consistent` when what it carries must include every write answered before (its variables' head).
+ */
 export async function findProjectItem(
   ownerId: string,
   id: string,
+  options: { consistent?: boolean } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: { ownerId, id } }));
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: table(),
+      Key: { ownerId, id },
+      ...(options.consistent ? { ConsistentRead: true } : {}),
+    }),
+  );
   return Item;
 }
 

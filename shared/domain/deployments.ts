@@ -3,7 +3,6 @@ import { applyTransition, putDeployment } from '#shared/db/deployment-writes.ts'
 import * as deployments from '#shared/db/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { TRANSITIONS } from '#shared/model/deployment-states.ts';
 import { deploymentTarget } from '#shared/model/deployment-target.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf, newId } from '#shared/model/ids.ts';
@@ -15,7 +14,7 @@ import type {
   DeploymentFilterQuery,
   DeploymentReport,
 } from '#shared/schemas/deployments.ts';
-import { snapshotForDeployment } from './environment.ts';
+import { projectWithVariablesHead, snapshotForDeployment } from './environment.ts';
 import { promoteIfNewer } from './production.ts';
 import { getProject } from './projects.ts';
 
@@ -34,7 +33,7 @@ export async function createDeployment(
   input: CreateDeploymentInput,
 ): Promise<deployments.Deployment> {
   const source = input.redeployOf === undefined ? undefined : await getDeployment(caller, input.redeployOf);
-  const origin = source ?? (await originOf(caller, input));
+  const origin = source ? { ...source, head: undefined } : await originOf(caller, input);
   const now = isoNow();
   const deployment: deployments.Deployment = {
     id: newId('dpl'),
@@ -52,19 +51,23 @@ export async function createDeployment(
     ...(source === undefined ? {} : { redeployOf: source.id }),
   };
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
-  await snapshotForDeployment(deployment, deployment.target);
+  await snapshotForDeployment(deployment, deployment.target, origin.head);
   await putDeployment(caller.userId, deployment);
   return deployment;
 }
 
-/** What a new (not redeployed) deployment deploys: its project, branch, and the production branch. */
+/**
+ * What a new (not redeployed) deployment deploys: its project, branch, and the production branch,
+ * and its variables' head as the project carries it (one read for both).
+ */
 async function originOf(caller: Caller, input: CreateDeploymentInput) {
   // The schema requires projectId whenever redeployOf is absent.
-  const project = await getProject(caller, input.projectId ?? '');
+  const { project, head } = await projectWithVariablesHead(caller, input.projectId ?? '');
   return {
     projectId: project.id,
     branch: input.branch ?? project.productionBranch,
     productionBranch: project.productionBranch,
+    head,
   };
 }
 
@@ -86,30 +89,29 @@ export async function listDeploymentEvents(
 
 /**
  * Moves one of the owner's deployments to the reported status, if its lifecycle allows it from the
- * status it is in at the moment of the write (one conditional UpdateItem); otherwise a
- * ConflictError naming that status. The one way any caller (the API, the local builder) changes
- * a deployment's status.
+ * status it is in at the moment of the write (one conditional UpdateItem, read nothing first);
+ * otherwise a ConflictError naming that status, which the refused write answers with. The one way
+ * any caller (the API, the local builder) changes a deployment's status.
  */
 export async function advanceDeployment(
   ownerId: string,
   id: string,
   report: DeploymentReport,
 ): Promise<deployments.Deployment> {
-  const current = isDeploymentId(id) ? await deployments.findDeployment(ownerId, id) : undefined;
-  if (!current) throw notFound(id);
+  if (!isDeploymentId(id)) throw notFound(id);
   const refused = (status: string) =>
     new ConflictError(`Deployment ${id} is ${status}; it cannot become ${report.status}`);
-  // Refused without a write when the status just read already rules it out.
-  if (!(TRANSITIONS[current.status] as readonly string[]).includes(report.status)) {
-    throw refused(current.status);
-  }
-  const result = await applyTransition(ownerId, current, {
-    to: report.status,
-    at: isoNow(),
-    ...(report.message === undefined ? {} : { message: report.message }),
-    ...(report.url === undefined ? {} : { url: report.url }),
-    ...(report.commitSha === undefined ? {} : { commitSha: report.commitSha }),
-  });
+  const result = await applyTransition(
+    ownerId,
+    { id },
+    {
+      to: report.status,
+      at: isoNow(),
+      ...(report.message === undefined ? {} : { message: report.message }),
+      ...(report.url === undefined ? {} : { url: report.url }),
+      ...(report.commitSha === undefined ? {} : { commitSha: report.commitSha }),
+    },
+  );
   if (result.outcome === 'missing') throw notFound(id);
   if (result.outcome === 'refused') throw refused(result.current);
   if (result.deployment.status === 'ready') await promoteWhenReady(ownerId, result.deployment);

@@ -3,7 +3,7 @@ import { recordBuildEnvRead } from '#shared/db/build-env-reads.ts';
 import * as snapshots from '#shared/db/env-snapshots.ts';
 import * as store from '#shared/db/environment-variables.ts';
 import type { Page } from '#shared/db/pages.ts';
-import { findProject } from '#shared/db/projects.ts';
+import { findProject, findProjectItem, type Project, toProject } from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import {
   DEPLOYMENT_TARGETS,
@@ -111,8 +111,10 @@ export async function listEnvironment(
 }
 
 /**
- * Runs a change against the project's set as it is now, again when another change moved the set
- * first; `attempt` gets the head and the variables (without values) and returns whether it wrote.
+ * Runs a change against the project's set as it is now, again when the set moved first; `attempt`
+ * gets the head and the variables (without values) and returns what it did, or undefined to be run
+ * again. The set may also have "moved" by the attempt's own write, applied but its answer lost and
+ * the retry judged afresh: each change recognizes its own write in what it reads again.
  */
 async function serially<T>(
   projectId: string,
@@ -125,6 +127,12 @@ async function serially<T>(
     if (done !== undefined) return done;
   }
   throw changedMeanwhile();
+}
+
+/** What a write of the head means to `serially`: the value, read again (undefined), or 404. */
+function settled<T>(projectId: string, outcome: store.HeadWriteOutcome, value: () => T): T | undefined {
+  if (outcome === 'gone') throw new NotFoundError(`Project ${projectId} was not found`);
+  return outcome === 'written' ? value() : undefined;
 }
 
 export async function createVariable(
@@ -140,6 +148,9 @@ export async function createVariable(
   const sealing = seal(input.value, contextOf(project.id, id, type));
   sealing.catch(() => undefined);
   return serially(project.id, async (head, current) => {
+    // Its id is new: found, it is this request's own write, applied though its answer was lost.
+    const mine = current.find((variable) => variable.id === id);
+    if (mine) return shown(project.id, mine, input.value);
     if (current.length >= MAX_VARIABLES_PER_PROJECT) {
       throw new ConflictError(
         `Project ${project.id} already has ${MAX_VARIABLES_PER_PROJECT} variables, its limit`,
@@ -168,7 +179,7 @@ export async function createVariable(
       },
       { put: variable },
     );
-    return written ? shown(project.id, variable, input.value) : undefined;
+    return settled(project.id, written, () => shown(project.id, variable, input.value));
   });
 }
 
@@ -209,15 +220,20 @@ export async function updateVariable(
       },
       { update: variable },
     );
-    return written ? shown(project.id, variable, input.value) : undefined;
+    // A write applied whose answer was lost is made again on the set it changed: the same values.
+    return settled(project.id, written, () => shown(project.id, variable, input.value));
   });
 }
 
 export async function deleteVariable(caller: Caller, projectId: string, envId: string): Promise<void> {
   const project = await getProject(caller, projectId);
   if (!isVariableId(envId)) throw variableNotFound(envId);
+  let tried = false;
   await serially(project.id, async (head, current) => {
     const existing = current.find((variable) => variable.id === envId);
+    // Gone after this request's own write was refused: that write was applied (its answer lost), or
+    // another delete got there first; either way it is deleted, as asked.
+    if (!existing && tried) return true;
     if (!head || !existing) throw variableNotFound(envId);
     const now = isoNow();
     const written = await store.applyChange(
@@ -235,7 +251,8 @@ export async function deleteVariable(caller: Caller, projectId: string, envId: s
       },
       { delete: envId },
     );
-    return written ? true : undefined;
+    tried = true;
+    return settled(project.id, written, () => true);
   });
 }
 
@@ -277,23 +294,27 @@ export async function replaceEnvironment(
     variables: staged.map(({ key, targets, type }) => ({ key, targets, type })),
     at: now,
   };
+  // The set this request's switch replaced, once a switch was tried: what to delete after it.
+  let replaced: { head: store.Head; current: store.StoredVariable[] } | undefined;
   try {
     await serially(project.id, async (head, current) => {
-      if (
-        !(await store.switchVersion(project.id, caller.userId, head, {
+      // The head names this version already: the switch tried last was applied, its answer lost.
+      if (head?.version !== version) {
+        const switched = await store.switchVersion(project.id, caller.userId, head, {
           version,
           count: staged.length,
           change,
-        }))
-      ) {
-        return undefined;
+        });
+        replaced = head ? { head, current } : undefined;
+        if (settled(project.id, switched, () => true) === undefined) return undefined;
       }
-      if (head) {
+      if (replaced) {
+        const { head: old, current: oldVariables } = replaced;
         await store
           .dropVersion(
             project.id,
-            head.version,
-            current.map((variable) => variable.id),
+            old.version,
+            oldVariables.map((variable) => variable.id),
           )
           .catch((error: unknown) =>
             logError('environment: old version left behind', { projectId: project.id }, error),
@@ -318,27 +339,61 @@ export async function replaceEnvironment(
 }
 
 /**
+ * One of the caller's projects, read consistently with the copy of its variables' head it carries
+ * (so a variable written before this request is in a deployment made by it): what a deployment's
+ * create reads. 404 as for getProject.
+ */
+export async function projectWithVariablesHead(
+  caller: Caller,
+  projectId: string,
+): Promise<{ project: Project; head: HeadAsRead }> {
+  const item = isIdOf('prj', projectId)
+    ? await findProjectItem(caller.userId, projectId, { consistent: true })
+    : undefined;
+  if (!item) throw new NotFoundError(`Project ${projectId} was not found`);
+  const carried = store.headOnProject(item);
+  return {
+    project: toProject(item),
+    head: carried === undefined ? { copyTo: caller.userId } : { carried },
+  };
+}
+
+/**
+ * What a deployment's create knows of its project's variables' head: the copy its project item
+ * carries; none on an item written before the copy existed (read the head, and copy it onto the
+ * item for the next create); or nothing, the project not read (a redeploy): read the head.
+ */
+export type HeadAsRead = { carried: store.Head | null } | { copyTo: string } | undefined;
+
+/**
  * Copies the variables of a new deployment's target, sealed as they are, into its snapshot; called
  * before the deployment is stored (shared/domain/deployments.ts decides the target).
  */
 export async function snapshotForDeployment(
   deployment: { id: string; projectId: string },
   target: DeploymentTarget,
+  known: HeadAsRead,
 ): Promise<void> {
   const { id, projectId } = deployment;
+  let head: store.Head | undefined;
+  if (known && 'carried' in known) head = known.carried ?? undefined;
+  else {
+    head = await store.readHead(projectId);
+    if (known) await store.copyHeadToProject(known.copyTo, projectId, head);
+  }
   let variables: store.StoredVariable[] = [];
-  for (let tries = 1; tries <= ATTEMPTS; tries++) {
-    const head = await store.readHead(projectId);
-    if (!head) break;
+  // A head that counts none (every variable deleted) has nothing to read.
+  for (let tries = 1; head && head.count > 0 && tries <= ATTEMPTS; tries++) {
     variables = await store.allVariables(projectId, head.version, { sealed: true });
     // Fewer than the head counts: a replace deleted that version meanwhile. Read the new one.
     if (variables.length === head.count) break;
+    head = await store.readHead(projectId);
   }
   const forTarget = variables
     .filter((variable) => variable.targets.includes(target))
     .map(({ id: variableId, key, type, sealed }) => ({ id: variableId, key, type, sealed: sealed ?? '' }));
   // No variables, no snapshot item: the deployment keeps its target itself (the caller stores it),
-  // so a project without variables pays one read here and no write.
+  // so a project without variables pays nothing here, and no write.
   if (forTarget.length > 0) await snapshots.putSnapshot(projectId, id, { target, variables: forTarget });
 }
 

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { findDeployment } from '#shared/db/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as store from '#shared/db/production.ts';
@@ -18,6 +19,8 @@ import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts'
 //   on the way forward, so repeated rollbacks walk further back); it turns automatic promotion off.
 // Each move is decided on the pointer just read and written on the condition that it is still that
 // pointer (shared/db/production.ts); when another move got there first, it is read and decided again.
+// A move whose write was applied but whose answer was lost (its retry then fails the condition
+// against its own write) finds, read again, exactly the pointer it wrote: that move is done.
 
 /** Moves decided again after losing a race, before giving up (only a burst of moves on one project). */
 const ATTEMPTS = 5;
@@ -61,6 +64,10 @@ const withPointer = (project: Project, pointer: store.StoredPointer): Project =>
   return { ...project, production: shown, autoPromotion: movesForward(pointer.reason) };
 };
 
+/** Whether the pointer read is the one a move of this request wrote (its time makes it unique). */
+const isOwnMove = (pointer: store.StoredPointer | undefined, tried: store.StoredPointer): boolean =>
+  isDeepStrictEqual(pointer, tried);
+
 const raced = (projectId: string) =>
   new ConflictError(`Production of project ${projectId} kept changing meanwhile; try again`);
 
@@ -74,17 +81,20 @@ export async function promoteIfNewer(
   deployment: { id: string; projectId: string; target: string; url?: string },
 ): Promise<boolean> {
   if (deployment.target !== 'production') return false;
+  let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const state = await store.readProductionState(ownerId, deployment.projectId);
+    if (tried && isOwnMove(state?.pointer, tried)) return true;
     if (!state?.project.autoPromotion) return false;
     const current = state.pointer?.deploymentId ?? null;
     // Ids sort by creation time: an older build that finishes late never replaces a newer one.
     if (current !== null && current >= deployment.id) return false;
+    tried = pointerTo(deployment, 'auto', current);
     const moved = await store.moveProduction({
       ownerId,
       projectId: deployment.projectId,
       from: current,
-      to: pointerTo(deployment, 'auto', current),
+      to: tried,
       keyId: null,
     });
     if (moved) return true;
@@ -97,9 +107,11 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
   let state = await stateOf(caller.userId, projectId);
   // Read once: `ready` is terminal, so only the pointer can change between attempts.
   const deployment = await readyDeployment(caller.userId, state.project.id, input.deploymentId);
+  let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     if (attempt > 1) state = await stateOf(caller.userId, projectId);
     const { project, pointer } = state;
+    if (tried && isOwnMove(pointer, tried)) return withPointer(project, tried);
     const current = pointer?.deploymentId ?? null;
     if (current === deployment.id) {
       // Already production: no move, no history entry; automatic promotion resumes all the same.
@@ -107,6 +119,7 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
       return (await store.resumeAutoPromotion(caller.userId, project.id)) ?? throwNotFound(projectId);
     }
     const to = pointerTo(deployment, 'promote', current);
+    tried = to;
     const moved = await store.moveProduction({
       ownerId: caller.userId,
       projectId: project.id,
@@ -124,8 +137,10 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
  * the current on the way forward. Pauses automatic promotion until the next promote.
  */
 export async function rollback(caller: Caller, projectId: string, input: RollbackInput): Promise<Project> {
+  let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const { project, pointer } = await stateOf(caller.userId, projectId);
+    if (tried && isOwnMove(pointer, tried)) return withPointer(project, tried);
     const current = pointer?.deploymentId ?? null;
     const targetId = input.deploymentId ?? pointer?.rollbackTo ?? null;
     if (targetId === null) {
@@ -141,6 +156,7 @@ export async function rollback(caller: Caller, projectId: string, input: Rollbac
     }
     // Where the next default rollback goes: on from where this deployment's own forward move came.
     const to = pointerTo(deployment, 'rollback', promotion.rollbackTo);
+    tried = to;
     const moved = await store.moveProduction({
       ownerId: caller.userId,
       projectId: project.id,

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
@@ -43,6 +44,13 @@ const productionOf = (image?: Image): string | undefined => {
   return typeof pointer?.deploymentId === 'string' ? pointer.deploymentId : undefined;
 };
 
+/**
+ * Whether a project's change shows: its item also carries what the API never shows (the copy of
+ * its variables' head, rewritten by every change of its variables, `project.env.updated`).
+ */
+const projectShownChanged = (next?: Image, previous?: Image): boolean =>
+  !next || !previous || !isDeepStrictEqual(toProject(next), toProject(previous));
+
 /** What a record means to subscribers, if anything (a backfill of list keys means nothing). */
 function eventTypeOf(
   kind: DynamoDBRecord['eventName'],
@@ -54,7 +62,7 @@ function eventTypeOf(
     if (kind === 'INSERT') return 'project.created';
     if (kind === 'MODIFY' && productionOf(next) !== productionOf(previous))
       return 'project.production_changed';
-    if (kind === 'MODIFY') return 'project.updated';
+    if (kind === 'MODIFY') return projectShownChanged(next, previous) ? 'project.updated' : undefined;
     if (kind === 'REMOVE') return 'project.deleted';
   }
   if (next?.sk === ENVIRONMENT_HEAD && next.lastChange !== undefined && kind !== 'REMOVE') {

@@ -58,6 +58,23 @@ async function withLostAnswer<T>(containing: string[], options: DropOptions, req
   return answer;
 }
 
+/** The variable items in the project's partition, of every version. */
+async function storedVariableCount(projectId: string): Promise<number> {
+  const { db } = await import('../../shared/db/client.ts');
+  const { tableName } = await import('../../shared/db/tables.ts');
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { Count = 0 } = await db.send(
+    new QueryCommand({
+      TableName: tableName('environment'),
+      KeyConditionExpression: 'projectId = :project AND begins_with(sk, :variables)',
+      ExpressionAttributeValues: { ':project': projectId, ':variables': 'var#' },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return Count;
+}
+
 const variablesOf = async (key: string, projectId: string) => {
   const listed = await call(`${gateway.baseUrl}/projects/${projectId}/env?limit=100`, { key });
   expect(listed.status).toBe(200);
@@ -87,14 +104,12 @@ describe.each([
       }),
     );
     expect(replaced.status).toBe(200);
-    const expected = [
+    expect(await variablesOf(key, projectId)).toEqual([
       { key: 'A', value: 'a' },
       { key: 'B', value: 'b' },
-    ];
-    expect(await variablesOf(key, projectId)).toEqual(expected);
-    // What a deployment builds with is that set too.
-    const deployed = await post(key, '/deployments', { projectId });
-    expect(deployed.status).toBe(201);
+    ]);
+    // Stored: the two of the new set, nothing left of the old one.
+    expect(await storedVariableCount(projectId)).toBe(2);
   });
 
   it('a create answers 201 with the variable, which exists once', async () => {
@@ -213,6 +228,26 @@ describe.each([
     expect(await historyOf(key, projectId)).toEqual([
       { deploymentId: preview.id, reason: 'promote' },
       { deploymentId: production.id, reason: 'auto' },
+    ]);
+  });
+});
+
+describe('a status report, when its answer is lost', () => {
+  it('answers 200 with the deployment in the reported status, the event recorded once', async () => {
+    const { key } = await newCaller();
+    const projectId = await newProject(key);
+    const { id } = (await post(key, '/deployments', { projectId })).body as { id: string };
+    const reported = await withLostAnswer([id, '"building"'], {}, () =>
+      post(key, `/deployments/${id}/events`, { status: 'building' }),
+    );
+    expect({ status: reported.status, deployment: reported.body }).toMatchObject({
+      status: 200,
+      deployment: { id, status: 'building' },
+    });
+    const events = await call(`${gateway.baseUrl}/deployments/${id}/events`, { key });
+    expect((events.body as { events: { status: string }[] }).events.map(({ status }) => status)).toEqual([
+      'queued',
+      'building',
     ]);
   });
 });

@@ -74,3 +74,29 @@ describe('project.env.updated', () => {
     expect(eventOf(record('INSERT', snapshot))).toBeUndefined();
   });
 });
+
+describe("the copy of the head on the project's item", () => {
+  const project = {
+    ownerId: 'usr_1',
+    id: head.projectId,
+    name: 'web',
+    productionBranch: 'main',
+    createdAt: '2026-11-22T08:00:00.000Z',
+    updatedAt: '2026-11-22T08:00:00.000Z',
+    variablesHead: { count: 0, revision: 0 },
+  };
+
+  it('is no `project.updated` when it alone changes (the head makes the event)', () => {
+    const copied = { ...project, variablesHead: { version: 'evs_1', count: 1, revision: 1 } };
+    expect(eventOf(record('MODIFY', copied, project))).toBeUndefined();
+  });
+
+  it('leaves a change the project shows a `project.updated`, without the copy', () => {
+    const renamed = { ...project, name: 'site', updatedAt: '2026-11-22T10:00:00.000Z' };
+    expect(eventOf(record('MODIFY', renamed, project))).toMatchObject({
+      type: 'project.updated',
+      data: { id: head.projectId, name: 'site' },
+    });
+    expect(eventOf(record('MODIFY', renamed, project))?.data).not.toHaveProperty('variablesHead');
+  });
+});
