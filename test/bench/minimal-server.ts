@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { countKeyRequest } from '../../shared/db/admission-counter.ts';
 import { putDeployment } from '../../shared/db/deployment-writes.ts';
-import { readHead } from '../../shared/db/environment-variables.ts';
-import { findProject } from '../../shared/db/projects.ts';
+import { headOnProject } from '../../shared/db/environment-variables.ts';
+import { findProject, findProjectItem, toProject } from '../../shared/db/projects.ts';
 import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';
 import { newId } from '../../shared/model/ids.ts';
@@ -46,10 +46,11 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (req.method === 'POST' && req.url === '/v1/deployments') {
     const body = await readJson(req);
-    const project = await findProject(userId, String(body.projectId));
-    if (!project) return send(res, 404, { error: 'not_found' });
-    // The variables it would build with: the bench's project has none, so the head is all there is.
-    await readHead(project.id);
+    // The project read consistently, with the copy of its variables' head: the bench's project has none.
+    const item = await findProjectItem(userId, String(body.projectId), { consistent: true });
+    if (!item) return send(res, 404, { error: 'not_found' });
+    const project = toProject(item);
+    if (headOnProject(item) !== null) return send(res, 500, { error: 'the bench project has variables' });
     const now = isoNow();
     const branch = typeof body.branch === 'string' ? body.branch : project.productionBranch;
     const deployment = {
