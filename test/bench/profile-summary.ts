@@ -1,6 +1,6 @@
 // `node test/bench/profile-summary.ts <file.cpuprofile> [rows]`: a V8 CPU profile's self time by
 // function and by package (node_modules/<name>, the repository's own directories, node: internals),
-// the largest first, as shares of the profile's sampled time.
+// the largest first, as shares of the time the process was busy (idle left out).
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -21,10 +21,14 @@ const selfMicros = new Map<number, number>();
 profile.samples.forEach((id, index) => {
   selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
 });
+const idle = new Set(
+  profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((node) => node.id),
+);
+for (const id of idle) selfMicros.delete(id);
 const total = [...selfMicros.values()].reduce((a, b) => a + b, 0);
 
 const packageOf = (url: string): string => {
-  if (url === '') return '(native, gc, idle)';
+  if (url === '') return '(native, gc)';
   if (url.startsWith('node:')) return url;
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules?.[1]) return modules[1];
@@ -49,7 +53,7 @@ for (const node of profile.nodes) {
 }
 
 const print = (title: string, entries: Map<string, number>) => {
-  console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
+  console.log(`\n${title} (of ${(total / 1000).toFixed(0)} ms busy)`);
   for (const [name, micros] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, rows)) {
     console.log(`${((micros / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
   }

@@ -1,7 +1,9 @@
 // `node --cpu-prof --cpu-prof-dir=<dir> test/bench/warm-profile.ts`: the warm phase of one request
 // through the local gateway in this process (DynamoDB Local runs apart), for a CPU profile of where a
 // warm request's time goes. BENCH_PROFILE_REQUESTS (default 3000) requests of POST /v1/deployments,
-// 16 at once, after 300 to warm up; summarize the profile with test/bench/profile-summary.ts.
+// BENCH_PROFILE_CONCURRENCY (16) at once, after 300 to warm up; BENCH_PROFILE_SERVER=minimal
+// profiles the bench's minimal server (the 3 calls of the floor) instead of the gateway. Summarize
+// the profile with test/bench/profile-summary.ts.
 import './quiet.ts';
 import { Agent } from 'node:http';
 import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
@@ -10,7 +12,7 @@ import { localEnvironment } from '../../infra/local/environment.ts';
 import { listen, send, type WarmRequest } from './warm.ts';
 
 const REQUESTS = Number(process.env.BENCH_PROFILE_REQUESTS ?? 3000);
-const CONCURRENCY = 16;
+const CONCURRENCY = Number(process.env.BENCH_PROFILE_CONCURRENCY ?? 16);
 
 const dynamo = await startDynamoDbLocal({ port: await freePort() });
 try {
@@ -23,16 +25,19 @@ try {
   client.destroy();
   // Loaded after the settings above: the store's clients read them when they load.
   const { createGateway } = await import('../../infra/local/gateway.ts');
+  const { createMinimalServer } = await import('./minimal-server.ts');
   const { issueApiKey } = await import('../../shared/domain/api-keys.ts');
   const gateway = await createGateway();
-  const base = await listen(gateway);
+  const minimal = createMinimalServer();
+  const gatewayUrl = await listen(gateway);
+  const base = process.env.BENCH_PROFILE_SERVER === 'minimal' ? await listen(minimal) : gatewayUrl;
   const { apiKey } = await issueApiKey({
     userId: `usr_profile_${Date.now().toString(36)}`,
     role: 'admin',
     name: 'profile',
     rateLimit: 100_000_000,
   });
-  const created = await fetch(`${base}/v1/projects`, {
+  const created = await fetch(`${gatewayUrl}/v1/projects`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
     body: JSON.stringify({ name: 'profile' }),
@@ -62,12 +67,14 @@ try {
   const ms = await run(REQUESTS);
   const cpu = process.cpuUsage(cpuBefore);
   console.log(
-    `${warm.label}: ${REQUESTS} requests in ${ms.toFixed(0)} ms, ${((REQUESTS / ms) * 1000).toFixed(0)} req/s, ` +
+    `${warm.label} (${process.env.BENCH_PROFILE_SERVER ?? 'gateway'}): ${REQUESTS} requests in ${ms.toFixed(0)} ms, ${((REQUESTS / ms) * 1000).toFixed(0)} req/s, ` +
       `${((cpu.user + cpu.system) / 1000 / REQUESTS).toFixed(2)} ms CPU per request (this process)`,
   );
   agent.destroy();
-  gateway.closeAllConnections();
-  gateway.close();
+  for (const server of [gateway, minimal]) {
+    server.closeAllConnections();
+    server.close();
+  }
 } finally {
   await dynamo.stop();
 }
