@@ -19,10 +19,21 @@ import { updateExpression } from './update-expression.ts';
 // race leaves no event behind), and the purge of a deleted project's deployments.
 
 /**
- * Puts a new deployment, with its target (production or preview): what its build-env answers, a
- * redeploy keeps, lists filter by and automatic promotion looks at.
+ * The production deployment a new production deployment was created over (null: none), when
+ * automatic promotion was on then: its promotion's first guess at what it replaces, so that it
+ * need not read the project (shared/domain/production.ts). Never shown.
  */
-export async function putDeployment(ownerId: string, deployment: Deployment): Promise<void> {
+const PROMOTES_OVER = 'promotesOver';
+
+/**
+ * Puts a new deployment, with its target (production or preview): what its build-env answers, a
+ * redeploy keeps, lists filter by and automatic promotion looks at (and `promotesOver`, given).
+ */
+export async function putDeployment(
+  ownerId: string,
+  deployment: Deployment,
+  promotion: { promotesOver?: string | null } = {},
+): Promise<void> {
   await putNew(
     (input) => db.send(new PutCommand(input)),
     {
@@ -30,6 +41,7 @@ export async function putDeployment(ownerId: string, deployment: Deployment): Pr
       Item: {
         ownerId,
         ...deployment,
+        ...(promotion.promotesOver === undefined ? {} : { [PROMOTES_OVER]: promotion.promotesOver }),
         events: [
           {
             status: deployment.status,
@@ -52,7 +64,7 @@ export interface Transition {
 }
 
 export type TransitionResult =
-  | { outcome: 'moved'; deployment: Deployment }
+  | { outcome: 'moved'; deployment: Deployment; promotesOver?: string | null }
   | { outcome: 'refused'; current: DeploymentState }
   | { outcome: 'missing' };
 
@@ -105,17 +117,24 @@ export async function applyTransition(
       }),
     ),
   );
-  if (!update.failed) {
-    return { outcome: 'moved', deployment: toDeployment(update.result.Attributes ?? {}) };
-  }
+  if (!update.failed) return moved(update.result.Attributes ?? {});
   // Refused by its own write, applied though its answer was lost (the SDK sent it again): the
   // item already ends with this very event (its time to the millisecond).
   const events = update.old?.events;
   if (Array.isArray(events) && isDeepStrictEqual(events.at(-1), event)) {
-    return { outcome: 'moved', deployment: toDeployment(update.old ?? {}) };
+    return moved(update.old ?? {});
   }
   return update.old ? { outcome: 'refused', current: statusOf(update.old.status) } : { outcome: 'missing' };
 }
+
+const moved = (item: Record<string, unknown>): TransitionResult => {
+  const over = item[PROMOTES_OVER];
+  return {
+    outcome: 'moved',
+    deployment: toDeployment(item),
+    ...(PROMOTES_OVER in item ? { promotesOver: typeof over === 'string' ? over : null } : {}),
+  };
+};
 
 /** How many deployments one purge pass reads, and deletes at once. */
 const PURGE_PAGE = 25;

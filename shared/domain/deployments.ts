@@ -52,7 +52,11 @@ export async function createDeployment(
   };
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
   await snapshotForDeployment(deployment, deployment.target, origin.head);
-  await putDeployment(caller.userId, deployment);
+  await putDeployment(caller.userId, deployment, {
+    ...(deployment.target === 'production' && 'promotesOver' in origin
+      ? { promotesOver: origin.promotesOver }
+      : {}),
+  });
   return deployment;
 }
 
@@ -68,6 +72,8 @@ async function originOf(caller: Caller, input: CreateDeploymentInput) {
     branch: input.branch ?? project.productionBranch,
     productionBranch: project.productionBranch,
     head,
+    // What its automatic promotion would replace, as read now (checked again by its write).
+    promotesOver: project.autoPromotion ? (project.production?.deploymentId ?? null) : undefined,
   };
 }
 
@@ -114,7 +120,9 @@ export async function advanceDeployment(
   );
   if (result.outcome === 'missing') throw notFound(id);
   if (result.outcome === 'refused') throw refused(result.current);
-  if (result.deployment.status === 'ready') await promoteWhenReady(ownerId, result.deployment);
+  if (result.deployment.status === 'ready') {
+    await promoteWhenReady(ownerId, result.deployment, result.promotesOver);
+  }
   return result.deployment;
 }
 
@@ -123,9 +131,13 @@ export async function advanceDeployment(
  * The status change stands whatever happens here, so a failure is logged rather than answered: the
  * report succeeded, and repeating it would be refused as a change from `ready`.
  */
-async function promoteWhenReady(ownerId: string, deployment: deployments.Deployment): Promise<void> {
+async function promoteWhenReady(
+  ownerId: string,
+  deployment: deployments.Deployment,
+  promotesOver: string | null | undefined,
+): Promise<void> {
   try {
-    await promoteIfNewer(ownerId, deployment);
+    await promoteIfNewer(ownerId, deployment, promotesOver);
   } catch (error) {
     logError('automatic promotion failed', { deploymentId: deployment.id }, error);
   }

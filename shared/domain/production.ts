@@ -74,14 +74,29 @@ const raced = (projectId: string) =>
 /**
  * Called when one of the owner's deployments became ready: makes it production if its target is
  * production, automatic promotion is on, and it is newer than the deployment in production. Whether
- * it did.
+ * it did. `promotesOver`, the production it was created over (shared/db/deployment-writes.ts), is
+ * tried first without reading the project: the move's condition (that pointer, automatic promotion
+ * on) decides, as it would after a read; when it fails, the project is read and the move decided.
  */
 export async function promoteIfNewer(
   ownerId: string,
   deployment: { id: string; projectId: string; target: string; url?: string },
+  promotesOver?: string | null,
 ): Promise<boolean> {
   if (deployment.target !== 'production') return false;
   let tried: store.StoredPointer | undefined;
+  // Ids sort by creation time: only an older deployment is replaced.
+  if (promotesOver !== undefined && (promotesOver === null || promotesOver < deployment.id)) {
+    tried = pointerTo(deployment, 'auto', promotesOver);
+    const moved = await store.moveProduction({
+      ownerId,
+      projectId: deployment.projectId,
+      from: promotesOver,
+      to: tried,
+      keyId: null,
+    });
+    if (moved) return true;
+  }
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const state = await store.readProductionState(ownerId, deployment.projectId);
     if (tried && isOwnMove(state?.pointer, tried)) return true;

@@ -92,25 +92,35 @@ describe('DynamoDB round trips per request', () => {
     ]);
   });
 
-  it('production: ready of a production deployment 4 (report 2, the project, one transaction); promote 4, rollback 5 (its marker); history 3', async () => {
+  it('production: ready of a production deployment 3 (report 2, one transaction: the production it was created over is tried first); promote 4, rollback 5 (its marker); history 3', async () => {
     const { key } = await newCaller();
     const created = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });
     const projectId = (created.body as { id: string }).id;
     const post = (path: string, json: unknown) =>
       call(`${gateway.baseUrl}${path}`, { method: 'POST', key, json });
-    const readyOne = async () => {
+    const building = async () => {
       const { id } = (await post('/deployments', { projectId })).body as { id: string };
       await post(`/deployments/${id}/events`, { status: 'building' });
-      return { id, calls: await countCalls(() => post(`/deployments/${id}/events`, { status: 'ready' })) };
+      return id;
     };
-    const first = await readyOne();
-    expect(first.calls).toEqual([
+    const readyOne = async (id: string) => ({
+      id,
+      calls: await countCalls(() => post(`/deployments/${id}/events`, { status: 'ready' })),
+    });
+    const first = await readyOne(await building());
+    expect(first.calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand']);
+    // Created before the one that is production now: its first try fails its condition, then the
+    // project is read and the move decided on it.
+    const older = await building();
+    const newer = await building();
+    expect((await readyOne(newer)).calls).toHaveLength(3);
+    const late = await readyOne(older);
+    expect(late.calls).toEqual([
       'UpdateItemCommand',
       'UpdateItemCommand',
-      'GetItemCommand',
       'TransactWriteItemsCommand',
+      'GetItemCommand',
     ]);
-    await readyOne();
     // Auth, the project, the deployment, one transaction.
     expect(
       await countCalls(() => post(`/projects/${projectId}/promote`, { deploymentId: first.id })),
