@@ -213,10 +213,7 @@ export class PlatformStack extends Stack {
       onStreamFailure: streamFailures.destination,
     });
     const purge = new ProjectPurge(this, 'ProjectPurge', {
-      projects: this.tables.projects,
-      deployments: this.tables.deployments,
-      environment: this.tables.environment,
-      deploymentLogs: this.tables.deploymentLogs,
+      tables: this.tables,
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });

@@ -5,20 +5,19 @@ import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sou
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { TableKey } from '../shared/db/tables.ts';
+import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
-import { bindTable, TABLE_ACTIONS } from './endpoint-function.ts';
+import { functionGrants } from './grants.ts';
 import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
 // The purge of a deleted project's deployments, their build logs and its environment variables
-// (functions/purge-project.ts),
-// fed by the projects table's stream, removals only. It may query deployments (their indexes by name)
-// and the project's environment partition, and delete what it finds, nothing else.
+// (functions/purge-project.ts), fed by the projects table's stream, removals only. What it may call
+// is its consumer row's (shared/consumers.ts): query what the project left and delete it.
 
 export interface ProjectPurgeProps {
-  projects: ITable;
-  deployments: ITable;
-  environment: ITable;
-  deploymentLogs: ITable;
+  /** The stack's tables: its stream source and those its grants name. */
+  tables: Record<TableKey, ITable>;
   logRetention: RetentionDays;
   /** Where a batch it gave up on goes (infra/stream-failures.ts). */
   onFailure: SqsDlq;
@@ -35,12 +34,9 @@ export class ProjectPurge extends Construct {
       timeout: Duration.seconds(30),
       logRetention: props.logRetention,
     });
-    // The same calls as the DELETE's own purge (its row's `purge` access).
-    bindTable(this.function, 'deployments', props.deployments, TABLE_ACTIONS.purge);
-    bindTable(this.function, 'environment', props.environment, TABLE_ACTIONS.purge);
-    bindTable(this.function, 'deploymentLogs', props.deploymentLogs, TABLE_ACTIONS.purge);
+    bindGrants(this.function, functionGrants('purge-project'), { tables: props.tables });
     this.function.addEventSource(
-      new DynamoEventSource(props.projects, {
+      new DynamoEventSource(props.tables.projects, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 10,
         // Only removals reach it; a batch it could not finish comes back, halved, for half a day,

@@ -76,23 +76,31 @@ export type ReplySpec =
     }
   | null;
 
-interface RouteRow {
+/**
+ * What a function may call besides writing its own logs: the stack grants exactly this (its IAM
+ * policy, infra/grants.ts), and local runs refuse anything else the way IAM would (infra/local/iam).
+ * Route rows and consumers (shared/consumers.ts) declare it alike.
+ */
+export interface FunctionAccess {
+  /** Tables the function may touch, and how. */
+  tables: Partial<Record<TableKey, TableAccess>>;
+  /** Secrets the function reads (shared/runtime/secrets.ts), by ARN. */
+  secrets?: readonly SecretName[];
+  /** Queues the function sends to. */
+  queues?: readonly QueueKey[];
+  /** What it may do with the KMS key that seals environment variables; nothing when absent. */
+  kms?: readonly KmsUse[];
+}
+
+interface RouteRow extends FunctionAccess {
   api: ApiGroup;
   /** API Gateway resource path, relative to the group's root (the platform group's stage is `v1`). */
   path: string;
   /** The Lambda entry point: `functions/<handler>.ts`. Rows that share one are served by one function. */
   handler: string;
   access: Access;
-  /** Tables the function may touch, and how; the stack grants exactly these. */
-  tables: Partial<Record<TableKey, TableAccess>>;
   /** Lambda memory; CPU scales with it, so password hashing gets more. */
   memoryMb?: number;
-  /** Secrets the function reads (shared/runtime/secrets.ts); the stack grants exactly these, by ARN. */
-  secrets?: readonly SecretName[];
-  /** Queues the function sends to; the stack grants SendMessage on exactly these. */
-  queues?: readonly QueueKey[];
-  /** What it may do with the KMS key that seals environment variables; nothing when absent. */
-  kms?: readonly KmsUse[];
   /**
    * How long the handler may hold a request open by design (a wait for a change), beyond its
    * ordinary work: its request deadline and its function's timeout grow by this much
