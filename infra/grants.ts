@@ -1,11 +1,11 @@
 import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
-import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
+import { type TableKey, tableKeys } from '../shared/db/tables.ts';
 import {
   type FunctionAccess,
   type KmsUse,
   type QueueKey,
   rowsOf,
-  type TableAccess,
+  type TableAction,
 } from '../shared/routes.ts';
 import type { SecretName } from '../shared/runtime/secrets.ts';
 
@@ -13,19 +13,6 @@ import type { SecretName } from '../shared/runtime/secrets.ts';
 // permissions. The stack turns these into each role's policy statements (infra/bind-grants.ts);
 // local runs refuse every call they do not allow, with IAM's error (infra/local/iam/). A grant
 // written here is both what AWS will allow and what `npm test` allows, so the two cannot drift.
-
-/** Exactly the item operations the code uses, per level of a row's `tables`. */
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
-export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
-  count: ['dynamodb:UpdateItem'],
-  read: READ_ACTIONS,
-  check: [...READ_ACTIONS, 'dynamodb:ConditionCheckItem'],
-  update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  delete: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  remove: ['dynamodb:DeleteItem'],
-  purge: ['dynamodb:Query', 'dynamodb:DeleteItem'],
-};
 
 /** Item actions on a table, or (with `index`) queries of one of its indexes. */
 export interface TableGrant {
@@ -60,11 +47,16 @@ export type Grant = TableGrant | KmsGrant | SecretGrant | QueueGrant;
 /** The condition key and value of a `plainOnly` KMS grant, as the IAM statement writes it. */
 export const PLAIN_ONLY_CONDITION = { key: 'kms:EncryptionContext:type', value: 'plain' } as const;
 
-function tableGrants(key: TableKey, actions: readonly string[]): TableGrant[] {
-  const grants: TableGrant[] = [{ service: 'dynamodb', actions, table: key }];
-  // Queries may read the table's indexes, each by name: no `index/*`, and no writes "on" an index.
-  if (actions.includes('dynamodb:Query')) {
-    for (const index of Object.keys((tables[key] as TableDefinition).indexes ?? {}))
+/** A row's actions on one table: the table's own, and each index's queries on that index alone. */
+function tableGrants(key: TableKey, actions: readonly TableAction[]): TableGrant[] {
+  const onTable = actions.filter((action) => !action.startsWith('Query:'));
+  const grants: TableGrant[] =
+    onTable.length > 0
+      ? [{ service: 'dynamodb', actions: onTable.map((action) => `dynamodb:${action}`), table: key }]
+      : [];
+  for (const action of actions) {
+    const index = /^Query:(.+)$/.exec(action)?.[1];
+    if (index !== undefined)
       grants.push({ service: 'dynamodb', actions: ['dynamodb:Query'], table: key, index });
   }
   return grants;
@@ -79,8 +71,8 @@ const kmsGrant = (use: KmsUse): KmsGrant =>
 export function grantsOf(access: FunctionAccess): Grant[] {
   return [
     ...tableKeys.flatMap((key) => {
-      const level = access.tables[key];
-      return level ? tableGrants(key, TABLE_ACTIONS[level]) : [];
+      const actions: readonly TableAction[] | undefined = access.tables[key];
+      return actions ? tableGrants(key, actions) : [];
     }),
     ...(access.kms ?? []).map(kmsGrant),
     ...(access.secrets ?? []).map(

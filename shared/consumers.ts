@@ -26,16 +26,16 @@ export interface QueueConsumer extends FunctionAccess {
 export const streamConsumers = [
   // Webhook events: a project put, changed or removed; a deployment created or moved; a project's
   // environment variables changed (the environment table's head item).
-  { handler: 'webhook-fan-out', streams: ['projects', 'deployments', 'environment'], tables: { webhooks: 'read' }, queues: ['webhookDeliveries'] },
+  { handler: 'webhook-fan-out', streams: ['projects', 'deployments', 'environment'], tables: { webhooks: ['Query'] }, queues: ['webhookDeliveries'] },
   // A removed project's deployments, which its DELETE could not remove within its own second.
   // The same calls as the DELETE's own purge.
-  { handler: 'purge-project', streams: ['projects'], tables: { deployments: 'purge', environment: 'purge', deploymentLogs: 'purge' } },
+  { handler: 'purge-project', streams: ['projects'], tables: { deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'] } },
 ] as const satisfies readonly StreamConsumer[];
 
 // biome-ignore format: rows read as a table
 export const queueConsumers = [
   // One delivery attempt per message; retries and dead letters are messages it sends.
-  { handler: 'deliver-webhooks', queue: 'webhookDeliveries', tables: { webhooks: 'update', webhookDeliveries: 'write' }, queues: ['webhookDeliveries'] },
+  { handler: 'deliver-webhooks', queue: 'webhookDeliveries', tables: { webhooks: ['GetItem', 'UpdateItem'], webhookDeliveries: ['PutItem'] }, queues: ['webhookDeliveries'] },
 ] as const satisfies readonly QueueConsumer[];
 
 /** Every consumer's handler: each is one function besides the routes'. */

@@ -25,9 +25,12 @@ export function principalOf(handler: string): Principal {
   return principal;
 }
 
-/** Runs one invocation as `handler`'s function: every AWS call it makes is checked against its grants. */
-export const runAs = <T>(handler: string, invocation: () => T): T =>
-  current.run(principalOf(handler), invocation);
+/**
+ * Runs one invocation as `handler`'s function (or as the principal given: a test's narrowed one):
+ * every AWS call it makes is checked against its grants.
+ */
+export const runAs = <T>(who: string | Principal, invocation: () => T): T =>
+  current.run(typeof who === 'string' ? principalOf(who) : who, invocation);
 
 /** The function whose invocation is running, if any. */
 export const runningPrincipal = (): Principal | undefined => current.getStore();
