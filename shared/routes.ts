@@ -255,7 +255,7 @@ const routeTable = [
   // Backend group ({backend_url})
   { api: 'backend', method: 'GET', path: '/health', handler: 'health', access: 'public', tables: { apiKeys: ['GetItem'] },
     operationId: 'getHealth', tag: 'Service', summary: 'Check that the service and its store answer', replies: { 200: 'Health', 503: 'Health' } },
-  { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { rateLimits: ['UpdateItem'], users: ['PutItem'] }, memoryMb: 1024,
+  { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { rateLimits: ['UpdateItem'], users: ['GetItem', 'PutItem'] }, memoryMb: 1024,
     operationId: 'register', tag: 'Auth', summary: 'Create an account (always a member)', request: { body: 'RegisterBody' }, replies: { 201: 'User' }, errors: ['conflict'] },
   { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { rateLimits: ['UpdateItem'], users: ['GetItem', 'UpdateItem'], apiKeys: ['PutItem'] }, memoryMb: 1024, secrets: issuesKeys,
     operationId: 'login', tag: 'Auth', summary: 'Exchange email and password for an API key', request: { body: 'LoginBody' }, replies: { 200: 'LoginResult' }, errors: ['unauthorized'] },
