@@ -66,15 +66,23 @@ const runtime = (): LambdaStreamingRuntime => {
   return found;
 };
 
-/** Writes a chunk, waiting while the stream is full; false once the reader has gone. */
+/**
+ * Writes a chunk, waiting while the stream is full; false once the reader has gone. The wait's two
+ * listeners go when it ends, whichever event came: a long stream waits thousands of times.
+ */
 async function write(out: Writable, chunk: string | Buffer): Promise<boolean> {
   if (out.destroyed || out.writableEnded) return false;
   if (out.write(chunk)) return true;
-  const [event] = await Promise.race([
-    once(out, 'drain').then(() => ['drain']),
-    once(out, 'close').then(() => ['close']),
-  ]);
-  return event === 'drain';
+  const waited = new AbortController();
+  const { signal } = waited;
+  try {
+    return await Promise.race([
+      once(out, 'drain', { signal }).then(() => true),
+      once(out, 'close', { signal }).then(() => false),
+    ]);
+  } finally {
+    waited.abort();
+  }
 }
 
 /** The chain's headers as one map: a header with several values is sent once, comma-joined. */
