@@ -37,6 +37,7 @@ import {
 } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { acknowledgeApiFindings } from './api-findings.ts';
+import { AutoPromotion } from './auto-promotion.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { environmentKey } from './environment-key.ts';
@@ -221,7 +222,19 @@ export class PlatformStack extends Stack {
       onFailure: streamFailures.destination,
     });
     streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, alarmThresholds.iteratorAgeMinutes);
+    const autoPromotion = new AutoPromotion(this, 'AutoPromotion', {
+      deployments: this.tables.deployments,
+      projects: this.tables.projects,
+      environment: this.tables.environment,
+      logRetention: this.logRetention,
+      onFailure: streamFailures.destination,
+    });
     streamFailures.watchIteratorAge('PurgeProject', purge.function, alarmThresholds.iteratorAgeMinutes);
+    streamFailures.watchIteratorAge(
+      'AutoPromote',
+      autoPromotion.function,
+      alarmThresholds.iteratorAgeMinutes,
+    );
 
     issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
@@ -259,6 +272,7 @@ export class PlatformStack extends Stack {
         ['WebhookFanOut', webhooks.fanOut],
         ['WebhookDelivery', webhooks.delivery],
         ['PurgeProject', purge.function],
+        ['AutoPromote', autoPromotion.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       tableIndexes: Object.fromEntries(

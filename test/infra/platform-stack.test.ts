@@ -430,8 +430,9 @@ describe('PlatformStack', () => {
       [
         'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
         'Custom resource: the public key of the key-signing seed',
-        ...consumerHandlers().map((handler) =>
-          handler === 'purge-project' ? `projects: ${handler}` : `webhooks: ${handler}`,
+        ...consumerHandlers().map(
+          (handler) =>
+            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments' }[handler] ?? 'webhooks'}: ${handler}`,
         ),
       ].sort(),
     );
