@@ -1,10 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { filterOf, streamConsumers } from '../shared/consumers.ts';
 import type { TableKey } from '../shared/db/tables.ts';
 import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
@@ -14,6 +15,8 @@ import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 // The purge of a deleted project's deployments, their build logs and its environment variables
 // (functions/purge-project.ts), fed by the projects table's stream, removals only. What it may call
 // is its consumer row's (shared/consumers.ts): query what the project left and delete it.
+
+const consumer = streamConsumers.find(({ handler }) => handler === 'purge-project');
 
 export interface ProjectPurgeProps {
   /** The stack's tables: its stream source and those its grants name. */
@@ -28,8 +31,10 @@ export class ProjectPurge extends Construct {
 
   constructor(scope: Construct, id: string, props: ProjectPurgeProps) {
     super(scope, id);
+    if (!consumer) throw new Error('No purge-project consumer in shared/consumers.ts');
+    const removals = filterOf(consumer, 'projects');
     this.function = consumerFunction(this, 'Function', {
-      handler: 'purge-project',
+      handler: consumer.handler,
       area: 'projects',
       timeout: Duration.seconds(30),
       logRetention: props.logRetention,
@@ -39,9 +44,10 @@ export class ProjectPurge extends Construct {
       new DynamoEventSource(props.tables.projects, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 10,
-        // Only removals reach it; a batch it could not finish comes back, halved, for half a day,
-        // then goes to the stream-failures queue (the record stays readable for the other half).
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE') })],
+        // Only removals reach it (its row's filter); a batch it could not finish comes back, halved,
+        // for half a day, then goes to the stream-failures queue (the record stays readable for the
+        // other half).
+        ...(removals ? { filters: [FilterCriteria.filter(removals)] } : {}),
         reportBatchItemFailures: true,
         bisectBatchOnError: true,
         retryAttempts: 100,

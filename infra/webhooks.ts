@@ -1,13 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, type SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
+import { filterOf, queueConsumers, streamConsumers } from '../shared/consumers.ts';
 import type { TableKey } from '../shared/db/tables.ts';
 import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
@@ -72,6 +72,8 @@ export class Webhooks extends Construct {
     this.fanOut = this.addFunction('FanOut', fanOutConsumer.handler, Duration.seconds(30));
     bindGrants(this.fanOut, functionGrants(fanOutConsumer.handler), { tables: props.tables, queues });
     for (const key of fanOutConsumer.streams) {
+      // Only the records its row's filter names invoke it (the environment table: head items).
+      const filter = filterOf(fanOutConsumer, key);
       this.fanOut.addEventSource(
         new DynamoEventSource(props.tables[key], {
           startingPosition: StartingPosition.LATEST,
@@ -84,6 +86,7 @@ export class Webhooks extends Construct {
           retryAttempts: 10,
           maxRecordAge: STREAM_RECORD_MAX_AGE,
           onFailure: props.onStreamFailure,
+          ...(filter ? { filters: [FilterCriteria.filter(filter)] } : {}),
         }),
       );
     }

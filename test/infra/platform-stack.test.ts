@@ -420,8 +420,9 @@ describe('PlatformStack', () => {
       [
         'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
         'Custom resource: the public key of the key-signing seed',
-        ...consumerHandlers().map((handler) =>
-          handler === 'purge-project' ? `projects: ${handler}` : `webhooks: ${handler}`,
+        ...consumerHandlers().map(
+          (handler) =>
+            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments' }[handler] ?? 'webhooks'}: ${handler}`,
         ),
       ].sort(),
     );
@@ -774,7 +775,7 @@ describe('PlatformStack, hardened', () => {
     });
   });
 
-  it('reserves concurrency for the /auth/* functions only when asked to', () => {
+  it('reserves concurrency for the /auth/* functions only when asked to, and for the held-open ones by default', () => {
     const reservedOf = (synthesized: Template) =>
       Object.fromEntries(
         Object.values(
@@ -783,12 +784,33 @@ describe('PlatformStack, hardened', () => {
           .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
           .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]),
       );
-    expect(reservedOf(template)).toEqual({});
+    const heldOpen = {
+      [describeFunction('list-deployment-logs')]: 200,
+      [describeFunction('wait-for-deployment')]: 100,
+    };
+    expect(reservedOf(template)).toEqual(heldOpen);
     const asked = synthesized({ authReservedConcurrency: 5 });
     expect(reservedOf(asked)).toEqual({
+      ...heldOpen,
       [describeFunction('register')]: 5,
       [describeFunction('login')]: 5,
     });
+  });
+
+  it('reserves 200 executions for the followed log and 100 for the wait, 300 of the default 1,000, unless turned off', () => {
+    const reserved = (synthesized: Template) =>
+      Object.values(
+        synthesized.findResources('AWS::Lambda::Function') as Record<string, CfnResource<FunctionProps>>,
+      )
+        .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
+        .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]);
+    expect(reserved(template)).toEqual(
+      expect.arrayContaining([
+        [describeFunction('list-deployment-logs'), 200],
+        [describeFunction('wait-for-deployment'), 100],
+      ]),
+    );
+    expect(reserved(synthesized({ heldOpenReservedConcurrency: false }))).toEqual([]);
   });
 
   it('synthesizes two stages side by side in one app with distinct names', () => {

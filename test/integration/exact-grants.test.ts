@@ -27,6 +27,11 @@ const KEPT_ON_PURPOSE: Readonly<Record<string, Readonly<Record<string, string>>>
     'dynamodb:GetItem projects':
       "a deployment made before targets were stored builds for its branch's target, read from its project",
   },
+  'auto-promote': {
+    'dynamodb:UpdateItem projects':
+      "it moves production only when the ready report's own move failed (test/integration/auto-promotion.test.ts runs that under these grants)",
+    'dynamodb:PutItem environment': 'the history entry of that move, in the same transaction',
+  },
   register: {
     'dynamodb:GetItem users':
       "a taken email is read, to tell the retry of one's own registration (its answer lost) from another's",

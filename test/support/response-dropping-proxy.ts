@@ -7,14 +7,18 @@ import type { AddressInfo } from 'node:net';
 // the case of a write applied whose response was lost. With `forgetToken`, the retry reaches the
 // store without its ClientRequestToken, as a retry DynamoDB cannot match to the first would (after
 // the token's 10-minute window, or one sent again above the SDK): the store then judges it afresh.
+// With `failing`, every request for an operation is answered 500 (never forwarded) until it is
+// turned off: the store failing a write for a while.
 
 export interface ResponseDroppingProxy {
   /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
   url: string;
   /** Drops the answer of the next request for `operation` (e.g. `TransactWriteItems`). */
   dropNext(operation: string, options?: { forgetToken?: boolean }): void;
-  /** Requests seen per operation, and how many of their answers were dropped. */
-  seen(operation: string): { requests: number; dropped: number };
+  /** Answers every request for `operation` with a 500 from now on (`false`: forwards them again). */
+  failing(operation: string, on: boolean): void;
+  /** Requests seen per operation, and how many of their answers were dropped or failed. */
+  seen(operation: string): { requests: number; dropped: number; failed: number };
   close(): Promise<void>;
 }
 
@@ -22,9 +26,10 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
   const target = new URL(upstream);
   const toDrop = new Set<string>();
   const forgetting = new Set<string>();
-  const stats = new Map<string, { requests: number; dropped: number }>();
+  const failed = new Set<string>();
+  const stats = new Map<string, { requests: number; dropped: number; failed: number }>();
   const statsOf = (operation: string) => {
-    const found = stats.get(operation) ?? { requests: 0, dropped: 0 };
+    const found = stats.get(operation) ?? { requests: 0, dropped: 0, failed: 0 };
     stats.set(operation, found);
     return found;
   };
@@ -38,6 +43,17 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     const drop = toDrop.delete(operation);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (failed.has(operation)) {
+      counted.failed++;
+      res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(
+        JSON.stringify({
+          __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+          message: 'failing on purpose',
+        }),
+      );
+      return;
+    }
     let body = Buffer.concat(chunks);
     if (!drop && forgetting.delete(operation)) {
       const { ClientRequestToken: _forgotten, ...rest } = JSON.parse(body.toString('utf8')) as Record<
@@ -73,6 +89,10 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     dropNext: (operation, options = {}) => {
       toDrop.add(operation);
       if (options.forgetToken) forgetting.add(operation);
+    },
+    failing: (operation, on) => {
+      if (on) failed.add(operation);
+      else failed.delete(operation);
     },
     seen: (operation) => ({ ...statsOf(operation) }),
     close: () =>

@@ -192,7 +192,7 @@ export interface paths {
         /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`) */
         get: operations["listDeploymentLogs"];
         put?: never;
-        /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`) */
+        /** Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`) */
         post: operations["appendDeploymentLogs"];
         delete?: never;
         options?: never;

@@ -144,7 +144,7 @@ export interface Groups {
   logs: {
     /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`): `GET {base_url}/deployments/{id}/logs` (listDeploymentLogs) */
     listForDeployment(id: string, query?: Query<'listDeploymentLogs'>, options?: RequestOptions): List<JsonReply<'listDeploymentLogs', 200>, 'lines'>;
-    /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs) */
+    /** Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs) */
     appendForDeployment(id: string, body: Body<'appendDeploymentLogs'>, options?: RequestOptions): Promise<JsonReply<'appendDeploymentLogs', 201>>;
   };
   keys: {
