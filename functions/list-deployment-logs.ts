@@ -2,7 +2,7 @@ import { listDeploymentLogs } from '#shared/domain/deployment-logs.ts';
 import { followDeploymentLogs } from '#shared/domain/log-follow.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { eventStream, wantsEventStream } from '#shared/http/event-stream.ts';
-import { streamedEndpoint } from '#shared/http/streaming.ts';
+import { readerGone, streamedEndpoint } from '#shared/http/streaming.ts';
 import { config } from '#shared/runtime/config.ts';
 import { IdParams, pageOf } from '#shared/schemas/common.ts';
 import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployment-logs.ts';
@@ -26,7 +26,8 @@ export const handler = streamedEndpoint(
       if (wantsEventStream(query.follow, request.accept)) {
         // Last-Event-ID (a reconnect) wins over since.
         const after = headers['Last-Event-ID'] ?? query.since ?? 0;
-        return reply.events(eventStream(await followDeploymentLogs(caller, params.id, after, follow)));
+        const events = await followDeploymentLogs(caller, params.id, after, follow, readerGone());
+        return reply.events(eventStream(events));
       }
       const page = await listDeploymentLogs(caller, params.id, {
         ...pageOf(query),

@@ -3,15 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import {
-  Architecture,
-  type Function as LambdaFunction,
-  type ParamsAndSecretsLayerVersion,
-  Runtime,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type ParamsAndSecretsLayerVersion, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import {
   type BundlingOptions,
   NodejsFunction,
@@ -21,30 +14,16 @@ import {
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
+import type { TableKey } from '../shared/db/tables.ts';
 import { BUNDLED_ROWS_DEFINE } from '../shared/http/own-rows.ts';
 import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
-import { type Route, rowsOf, type TableAccess } from '../shared/routes.ts';
+import { type Route, rowsOf } from '../shared/routes.ts';
 import { functionMemoryMb, functionTimeoutSeconds } from '../shared/runtime/function-settings.ts';
-import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
-import { bindEnvironmentKey } from './environment-key.ts';
+import type { SecretName } from '../shared/runtime/secrets.ts';
+import { bindGrants } from './bind-grants.ts';
 import { functionRole } from './function-role.ts';
-
-// Exactly the item operations the code uses. CDK's grantReadData/grantReadWriteData would add Scan,
-// BatchGetItem, ConditionCheckItem, DeleteItem, BatchWriteItem and stream reads, none of which any
-// request path calls. (A transaction's Put needs PutItem, which `write` has.)
-const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'];
-export const TABLE_ACTIONS: Record<TableAccess, readonly string[]> = {
-  count: ['dynamodb:UpdateItem'],
-  read: READ_ACTIONS,
-  check: [...READ_ACTIONS, 'dynamodb:ConditionCheckItem'],
-  update: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
-  write: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-  delete: [...READ_ACTIONS, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
-  remove: ['dynamodb:DeleteItem'],
-  purge: ['dynamodb:Query', 'dynamodb:DeleteItem'],
-};
+import { grantsOf } from './grants.ts';
 
 /**
  * SDK packages the Lambda bundles replace with a file of infra/lambda/ (paths from the project root,
@@ -146,7 +125,7 @@ export interface EndpointFunctionProps {
   functionName?: string;
   /** Every table of the stack; the function binds only those its row names. */
   tables: Record<TableKey, ITable>;
-  /** Variables every function gets (table variables are added by `bindTable`, with their grants). */
+  /** Variables every function gets (those that locate its resources come with its grants, infra/bind-grants.ts). */
   environment?: Record<string, string>;
   /** Every secret of the stack; the function may read only those its row names. */
   secrets: Record<SecretName, ISecret>;
@@ -197,56 +176,12 @@ export class EndpointFunction extends NodejsFunction {
       bundling: bundlingOf(route.handler, rows),
     });
     this.route = route;
-    for (const key of tableKeys) {
-      const access = route.tables[key];
-      if (access) bindTable(this, key, props.tables[key], TABLE_ACTIONS[access]);
-    }
-    for (const name of route.secrets ?? []) this.bindSecret(name, props.secrets[name]);
-    if (route.kms?.length) {
-      if (!props.environmentKey)
-        throw new Error(`${route.handler} uses the environment key, which was not given`);
-      bindEnvironmentKey(this, props.environmentKey, route.kms);
-    }
-  }
-
-  /** A secret by reference only: its ARN in the environment and a read grant; the value never is. */
-  bindSecret(name: SecretName, secret: ISecret): void {
-    this.addEnvironment(arnVariableOf(name), secret.secretArn);
-    secret.grantRead(this);
-  }
-}
-
-/** The item actions granted on each table, by every `bindTable`: what its alarms watch (infra/monitoring.ts). */
-const grantedActions = new WeakMap<ITable, Set<string>>();
-
-/** Every item action some function of the stack may call on `table`. */
-export const actionsGrantedOn = (table: ITable): ReadonlySet<string> =>
-  grantedActions.get(table) ?? new Set();
-
-/**
- * Binds a table to a function (a route's or a consumer's): the variable that carries its name and
- * exactly `actions` on it, together. Queries may read its indexes, each by name: no `index/*`, and no
- * writes "on" an index.
- */
-export function bindTable(
-  fn: LambdaFunction,
-  key: TableKey,
-  table: ITable,
-  actions: readonly string[],
-): void {
-  fn.addEnvironment(tables[key].envVar, table.tableName);
-  const granted = grantedActions.get(table) ?? new Set<string>();
-  for (const action of actions) granted.add(action);
-  grantedActions.set(table, granted);
-  fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
-  const indexNames = Object.keys((tables[key] as TableDefinition).indexes ?? {});
-  if (actions.includes('dynamodb:Query') && indexNames.length > 0) {
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:Query'],
-        resources: indexNames.map((name) => `${table.tableArn}/index/${name}`),
-      }),
-    );
+    // Queues are bound by the construct that makes them (infra/webhooks.ts), from the same grants.
+    bindGrants(this, rows.flatMap(grantsOf), {
+      tables: props.tables,
+      secrets: props.secrets,
+      ...(props.environmentKey ? { environmentKey: props.environmentKey } : {}),
+    });
   }
 }
 

@@ -18,7 +18,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
 import type { ApiGroup, Route } from '../shared/routes.ts';
-import { actionsGrantedOn } from './endpoint-function.ts';
+import { actionsGrantedOn } from './bind-grants.ts';
 
 // What the people on call are told, and where they look. Every alarm goes to one SNS topic; its
 // thresholds are stack settings with defaults that page for a real outage and not for one slow

@@ -37,6 +37,7 @@ import {
 } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { acknowledgeApiFindings } from './api-findings.ts';
+import { AutoPromotion } from './auto-promotion.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { environmentKey } from './environment-key.ts';
@@ -54,6 +55,21 @@ import { WafLogging } from './waf-logging.ts';
 import { Webhooks } from './webhooks.ts';
 
 /** What `cdk deploy` can be told (infra/app.ts reads them from context values). */
+/**
+ * Reserved concurrency of the functions that hold requests open (docs/operating.md, Held-open
+ * requests): each open follow or wait is one execution for up to 14 minutes or 25 s, so they are
+ * capped, whatever the number of keys and owners, at a share of the region's default 1,000 that
+ * leaves the other functions 700.
+ */
+export const HELD_OPEN_RESERVED_CONCURRENCY = { streams: 200, waits: 100 } as const;
+
+/** A row's reserved concurrency as a held-open function, if it is one. */
+const heldOpenReservation = (route: Route): number | undefined => {
+  if (route.streams) return HELD_OPEN_RESERVED_CONCURRENCY.streams;
+  if (route.holdsOpenSeconds !== undefined) return HELD_OPEN_RESERVED_CONCURRENCY.waits;
+  return undefined;
+};
+
 export interface PlatformStackProps extends StackProps {
   /**
    * The deployment stage (`-c stage=staging`): its name is part of the stack's and the resources'
@@ -67,6 +83,12 @@ export interface PlatformStackProps extends StackProps {
    * them from starving the rest, but a new account's quota is 10 and the deploy would fail.
    */
   authReservedConcurrency?: number;
+  /**
+   * Whether the functions that hold requests open (the followed log's, the wait's) get their reserved
+   * concurrency (HELD_OPEN_RESERVED_CONCURRENCY). On unless turned off: an account whose concurrency
+   * quota is under 1,000 (a new one's may be 10) cannot reserve it, and the deploy would fail.
+   */
+  heldOpenReservedConcurrency?: boolean;
   /** How long function and access logs are kept (default 30 days). */
   logRetention?: RetentionDays;
   /** When the alarms fire (infra/monitoring.ts). */
@@ -195,6 +217,9 @@ export class PlatformStack extends Stack {
         ...(route.access === 'authThrottled' && props.authReservedConcurrency !== undefined
           ? { reservedConcurrency: props.authReservedConcurrency }
           : {}),
+        ...(props.heldOpenReservedConcurrency !== false && heldOpenReservation(route) !== undefined
+          ? { reservedConcurrency: heldOpenReservation(route) }
+          : {}),
       });
     };
     const functions = new Map<string, EndpointFunction>();
@@ -213,15 +238,22 @@ export class PlatformStack extends Stack {
       onStreamFailure: streamFailures.destination,
     });
     const purge = new ProjectPurge(this, 'ProjectPurge', {
-      projects: this.tables.projects,
-      deployments: this.tables.deployments,
-      environment: this.tables.environment,
-      deploymentLogs: this.tables.deploymentLogs,
+      tables: this.tables,
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });
     streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, alarmThresholds.iteratorAgeMinutes);
+    const autoPromotion = new AutoPromotion(this, 'AutoPromotion', {
+      tables: this.tables,
+      logRetention: this.logRetention,
+      onFailure: streamFailures.destination,
+    });
     streamFailures.watchIteratorAge('PurgeProject', purge.function, alarmThresholds.iteratorAgeMinutes);
+    streamFailures.watchIteratorAge(
+      'AutoPromote',
+      autoPromotion.function,
+      alarmThresholds.iteratorAgeMinutes,
+    );
 
     issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
@@ -259,6 +291,7 @@ export class PlatformStack extends Stack {
         ['WebhookFanOut', webhooks.fanOut],
         ['WebhookDelivery', webhooks.delivery],
         ['PurgeProject', purge.function],
+        ['AutoPromote', autoPromotion.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       tableIndexes: Object.fromEntries(

@@ -1,24 +1,26 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { filterOf, streamConsumers } from '../shared/consumers.ts';
+import type { TableKey } from '../shared/db/tables.ts';
+import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
-import { bindTable, TABLE_ACTIONS } from './endpoint-function.ts';
+import { functionGrants } from './grants.ts';
 import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
 // The purge of a deleted project's deployments, their build logs and its environment variables
-// (functions/purge-project.ts),
-// fed by the projects table's stream, removals only. It may query deployments (their indexes by name)
-// and the project's environment partition, and delete what it finds, nothing else.
+// (functions/purge-project.ts), fed by the projects table's stream, removals only. What it may call
+// is its consumer row's (shared/consumers.ts): query what the project left and delete it.
+
+const consumer = streamConsumers.find(({ handler }) => handler === 'purge-project');
 
 export interface ProjectPurgeProps {
-  projects: ITable;
-  deployments: ITable;
-  environment: ITable;
-  deploymentLogs: ITable;
+  /** The stack's tables: its stream source and those its grants name. */
+  tables: Record<TableKey, ITable>;
   logRetention: RetentionDays;
   /** Where a batch it gave up on goes (infra/stream-failures.ts). */
   onFailure: SqsDlq;
@@ -29,23 +31,23 @@ export class ProjectPurge extends Construct {
 
   constructor(scope: Construct, id: string, props: ProjectPurgeProps) {
     super(scope, id);
+    if (!consumer) throw new Error('No purge-project consumer in shared/consumers.ts');
+    const removals = filterOf(consumer, 'projects');
     this.function = consumerFunction(this, 'Function', {
-      handler: 'purge-project',
+      handler: consumer.handler,
       area: 'projects',
       timeout: Duration.seconds(30),
       logRetention: props.logRetention,
     });
-    // The same calls as the DELETE's own purge (its row's `purge` access).
-    bindTable(this.function, 'deployments', props.deployments, TABLE_ACTIONS.purge);
-    bindTable(this.function, 'environment', props.environment, TABLE_ACTIONS.purge);
-    bindTable(this.function, 'deploymentLogs', props.deploymentLogs, TABLE_ACTIONS.purge);
+    bindGrants(this.function, functionGrants('purge-project'), { tables: props.tables });
     this.function.addEventSource(
-      new DynamoEventSource(props.projects, {
+      new DynamoEventSource(props.tables.projects, {
         startingPosition: StartingPosition.LATEST,
         batchSize: 10,
-        // Only removals reach it; a batch it could not finish comes back, halved, for half a day,
-        // then goes to the stream-failures queue (the record stays readable for the other half).
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE') })],
+        // Only removals reach it (its row's filter); a batch it could not finish comes back, halved,
+        // for half a day, then goes to the stream-failures queue (the record stays readable for the
+        // other half).
+        ...(removals ? { filters: [FilterCriteria.filter(removals)] } : {}),
         reportBatchItemFailures: true,
         bisectBatchOnError: true,
         retryAttempts: 100,

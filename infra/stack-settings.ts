@@ -9,6 +9,8 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   requestsPerAddress          WAF: requests per source address per 5 minutes (default 3000)
 //   authRequestsPerAddress      WAF: the same for /auth/* (default 100)
 //   authReservedConcurrency     reserved concurrency of each /auth/* function (default: none)
+//   heldOpenReservedConcurrency on | off (default on): the followed log's and the wait's reserved
+//                               concurrency (off for an account whose quota cannot reserve it)
 //   logRetentionDays            days function and access logs are kept (default 30; CloudWatch's values)
 //   alarmEmail                  an address subscribed to the alarm topic
 //   routeMetrics                on | off (default off): the functions' metrics per route, or per API (docs/costs.md)
@@ -57,6 +59,10 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
   if (routeMetrics !== undefined && routeMetrics !== 'on' && routeMetrics !== 'off') {
     throw new Error('-c routeMetrics must be on or off');
   }
+  const heldOpen = read('heldOpenReservedConcurrency');
+  if (heldOpen !== undefined && heldOpen !== 'on' && heldOpen !== 'off') {
+    throw new Error('-c heldOpenReservedConcurrency must be on or off');
+  }
   const alarmThresholds: Partial<AlarmThresholds> = {};
   for (const name of Object.keys(DEFAULT_ALARM_THRESHOLDS) as (keyof AlarmThresholds)[]) {
     const value = wholeNumber(read, name, 1);
@@ -78,6 +84,7 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
       ...(logRetention === undefined ? {} : { logRetention: logRetention as RetentionDays }),
       ...(alarmEmail === undefined ? {} : { alarmEmail }),
       ...(routeMetrics === undefined ? {} : { routeMetrics: routeMetrics === 'on' }),
+      ...(heldOpen === undefined ? {} : { heldOpenReservedConcurrency: heldOpen === 'on' }),
       ...(keySigningSeedVersion === undefined
         ? {}
         : { keySigningSeedVersion: String(keySigningSeedVersion) }),

@@ -1,16 +1,18 @@
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, type SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
+import { filterOf, queueConsumers, streamConsumers } from '../shared/consumers.ts';
 import type { TableKey } from '../shared/db/tables.ts';
+import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
-import { bindTable, type EndpointFunction } from './endpoint-function.ts';
+import type { EndpointFunction } from './endpoint-function.ts';
+import { functionGrants, grantsOf } from './grants.ts';
 import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
 // Webhooks in the stack. Changes leave the projects and deployments tables through their streams;
@@ -66,10 +68,12 @@ export class Webhooks extends Construct {
 
     this.logRetention = props.logRetention;
     if (!fanOutConsumer) throw new Error('No webhook-fan-out consumer in shared/consumers.ts');
+    const queues = { webhookDeliveries: this.queue };
     this.fanOut = this.addFunction('FanOut', fanOutConsumer.handler, Duration.seconds(30));
-    bindTable(this.fanOut, 'webhooks', props.tables.webhooks, ['dynamodb:Query']);
-    this.bindQueue(this.fanOut);
+    bindGrants(this.fanOut, functionGrants(fanOutConsumer.handler), { tables: props.tables, queues });
     for (const key of fanOutConsumer.streams) {
+      // Only the records its row's filter names invoke it (the environment table: head items).
+      const filter = filterOf(fanOutConsumer, key);
       this.fanOut.addEventSource(
         new DynamoEventSource(props.tables[key], {
           startingPosition: StartingPosition.LATEST,
@@ -82,21 +86,22 @@ export class Webhooks extends Construct {
           retryAttempts: 10,
           maxRecordAge: STREAM_RECORD_MAX_AGE,
           onFailure: props.onStreamFailure,
+          ...(filter ? { filters: [FilterCriteria.filter(filter)] } : {}),
         }),
       );
     }
 
     this.delivery = this.addFunction('Delivery', deliveryConsumer.handler, DELIVERY_TIMEOUT);
-    bindTable(this.delivery, 'webhooks', props.tables.webhooks, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
-    bindTable(this.delivery, 'webhookDeliveries', props.tables.webhookDeliveries, ['dynamodb:PutItem']);
-    this.bindQueue(this.delivery);
+    bindGrants(this.delivery, functionGrants(deliveryConsumer.handler), { tables: props.tables, queues });
     this.delivery.addEventSource(
       new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 20 }),
     );
 
-    // The rows that send to the queue themselves (POST /webhooks/{id}/test).
+    // The rows that send to the queue themselves (POST /webhooks/{id}/test): their queue grants,
+    // which their functions could not bind before the queue existed.
     for (const fn of props.endpointFunctions.values()) {
-      if (fn.route.queues?.includes('webhookDeliveries')) this.bindQueue(fn);
+      const queueGrants = grantsOf(fn.route).filter((grant) => grant.service === 'sqs');
+      bindGrants(fn, queueGrants, { tables: props.tables, queues });
     }
 
     // New arrivals, not the standing depth: SQS moves dead letters without counting them in
@@ -134,11 +139,5 @@ export class Webhooks extends Construct {
       timeout,
       logRetention: this.logRetention,
     });
-  }
-
-  /** Sending to the delivery queue: its URL and SendMessage on it. */
-  private bindQueue(fn: IFunction & { addEnvironment(key: string, value: string): unknown }): void {
-    fn.addEnvironment('WEBHOOK_QUEUE_URL', this.queue.queueUrl);
-    this.queue.grantSendMessages(fn);
   }
 }

@@ -1,4 +1,4 @@
-import type { TableKey } from '#shared/db/tables.ts';
+import type { DeclaredIndexes, TableKey } from '#shared/db/tables.ts';
 import type { ErrorCode } from '#shared/model/error-catalogue.ts';
 import { type Scope, scopeFor } from '#shared/model/scopes.ts';
 import type { SecretName } from '#shared/runtime/secrets.ts';
@@ -32,17 +32,24 @@ export const stageNames = { platform: 'v1', backend: 'live' } as const satisfies
 export type Access = 'apiKey' | 'authThrottled' | 'public';
 
 /**
- * What a function may do to a table's items, as IAM actions (infra/endpoint-function.ts):
- * - `count`: UpdateItem only, no reads: counters (admission on key items, per-address buckets);
- * - `read`: get and query;
- * - `check`: `read`, and condition checks in a transaction (an append's "still building");
- * - `update`: read, and update items;
- * - `write`: read, update, and put new items;
- * - `delete`: `write` and DeleteItem (the rows that remove a webhook);
- * - `remove`: delete items by key, nothing else;
- * - `purge`: query (its indexes too) and delete what the query found.
+ * A DynamoDB action a function may call on a table, as IAM names it (without `dynamodb:`); `Query:<index>`
+ * queries one of the table's declared indexes (IAM grants an index apart from its table). A
+ * transaction needs the action of each of its items (a Put in one is PutItem). Exactly what the code
+ * calls: test/integration/exact-grants.test.ts fails on one more or one fewer.
  */
-export type TableAccess = 'count' | 'read' | 'check' | 'update' | 'write' | 'delete' | 'remove' | 'purge';
+export type TableAction<K extends TableKey = TableKey> =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem'
+  // Distributed over K: the bare `TableAction` is any table's action, index queries included.
+  | (K extends TableKey ? `Query:${keyof DeclaredIndexes[K] & string}` : never);
+
+/** The actions a function may call, table by table. */
+export type TableGrants = { readonly [K in TableKey]?: readonly TableAction<K>[] };
 
 /**
  * What a function may do with the stack's KMS key (infra/environment-key.ts), which seals environment
@@ -76,23 +83,31 @@ export type ReplySpec =
     }
   | null;
 
-interface RouteRow {
+/**
+ * What a function may call besides writing its own logs: the stack grants exactly this (its IAM
+ * policy, infra/grants.ts), and local runs refuse anything else the way IAM would (infra/local/iam).
+ * Route rows and consumers (shared/consumers.ts) declare it alike.
+ */
+export interface FunctionAccess {
+  /** Tables the function may touch, and with which calls. */
+  tables: TableGrants;
+  /** Secrets the function reads (shared/runtime/secrets.ts), by ARN. */
+  secrets?: readonly SecretName[];
+  /** Queues the function sends to. */
+  queues?: readonly QueueKey[];
+  /** What it may do with the KMS key that seals environment variables; nothing when absent. */
+  kms?: readonly KmsUse[];
+}
+
+interface RouteRow extends FunctionAccess {
   api: ApiGroup;
   /** API Gateway resource path, relative to the group's root (the platform group's stage is `v1`). */
   path: string;
   /** The Lambda entry point: `functions/<handler>.ts`. Rows that share one are served by one function. */
   handler: string;
   access: Access;
-  /** Tables the function may touch, and how; the stack grants exactly these. */
-  tables: Partial<Record<TableKey, TableAccess>>;
   /** Lambda memory; CPU scales with it, so password hashing gets more. */
   memoryMb?: number;
-  /** Secrets the function reads (shared/runtime/secrets.ts); the stack grants exactly these, by ARN. */
-  secrets?: readonly SecretName[];
-  /** Queues the function sends to; the stack grants SendMessage on exactly these. */
-  queues?: readonly QueueKey[];
-  /** What it may do with the KMS key that seals environment variables; nothing when absent. */
-  kms?: readonly KmsUse[];
   /**
    * How long the handler may hold a request open by design (a wait for a change), beyond its
    * ordinary work: its request deadline and its function's timeout grow by this much
@@ -150,16 +165,11 @@ export interface FallbackRoute extends RouteRow {
 
 export type Route = EndpointRoute | FallbackRoute;
 
-/**
- * Every `apiKey` route counts requests on the key's item, or per source address without one. It may
- * update key items but never put one: only login and key creation issue keys (and only they can sign
- * a key's identity, shared/domain/key-identity.ts). Rows that need more write both tables out with
- * their own levels: no object spreads in the rows, or every bundle would carry the whole table
- * (shared/http/own-rows.ts).
- */
-const keyed = { apiKeys: 'count', rateLimits: 'count' } as const;
-/** The API key table for functions that list or revoke a user's keys (by the owner index). */
-const ownKeys = { apiKeys: 'update', rateLimits: 'count' } as const;
+// Every `apiKey` route counts requests on the key's item (UpdateItem on apiKeys), or per source
+// address without a valid one (UpdateItem on rateLimits). It may update key items but never put one:
+// only login and key creation issue keys (and only they can sign a key's identity,
+// shared/domain/key-identity.ts). Each row lists its own tables, no shared objects spread in: every
+// bundle carries only its own rows (shared/http/own-rows.ts).
 /** Lists hand out signed cursors. */
 const signsCursors = ['cursorKey'] as const;
 /** Login and key creation sign the keys they issue. */
@@ -172,86 +182,86 @@ export const FALLBACK_PATH = '/{proxy+}';
 // biome-ignore format: rows read as a table
 const routeTable = [
   // Versioned API ({base_url} = .../v1)
-  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read' }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['Query'] }, secrets: signsCursors,
     operationId: 'listProjects', tag: 'Projects', summary: 'List your projects, newest first', request: { query: 'PageQuery' }, replies: { 200: 'ProjectList' } },
-  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'write' },
+  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['PutItem'] },
     operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
-  { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read' },
+  { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'] },
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'update' },
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['UpdateItem'] },
     operationId: 'updateProject', tag: 'Projects', summary: "Change a project's name, repository or production branch", request: { params: 'IdParams', body: 'UpdateProjectBody' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'remove', deployments: 'purge', environment: 'purge', deploymentLogs: 'purge' },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['DeleteItem'], deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'] },
     operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project, its deployments, their build logs and its environment variables (a large project\'s go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', deployments: 'read' }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], deployments: ['Query:byProject'] }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status, branch and target", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/projects/{id}/promote', handler: 'promote-production', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'update', deployments: 'read', environment: 'write' },
+  { api: 'platform', method: 'POST', path: '/projects/{id}/promote', handler: 'promote-production', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem'], environment: ['PutItem'] },
     operationId: 'promoteProduction', tag: 'Production', summary: 'Make a ready deployment of the project production (preview ones too); turns automatic promotion back on', request: { params: 'IdParams', body: 'PromoteBody' }, replies: { 200: 'Project' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'POST', path: '/projects/{id}/rollback', handler: 'rollback-production', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'update', deployments: 'read', environment: 'write' },
+  { api: 'platform', method: 'POST', path: '/projects/{id}/rollback', handler: 'rollback-production', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem'], environment: ['GetItem', 'PutItem'] },
     operationId: 'rollbackProduction', tag: 'Production', summary: 'Put an earlier production deployment back (by default the one before the current); pauses automatic promotion', request: { params: 'IdParams', body: 'RollbackBody' }, replies: { 200: 'Project' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/production-history', handler: 'list-production-history', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', environment: 'read' }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/projects/{id}/production-history', handler: 'list-production-history', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], environment: ['Query'] }, secrets: signsCursors,
     operationId: 'listProductionHistory', tag: 'Production', summary: "Every move of the project's production pointer, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'ProductionHistory' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/env', handler: 'list-environment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', environment: 'read' }, secrets: signsCursors, kms: ['decryptPlain'],
+  { api: 'platform', method: 'GET', path: '/projects/{id}/env', handler: 'list-environment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], environment: ['GetItem', 'Query'] }, secrets: signsCursors, kms: ['decryptPlain'],
     operationId: 'listEnvironmentVariables', tag: 'Environment', summary: "List a project's environment variables, newest first (a secret's value never)", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'EnvironmentVariableList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/projects/{id}/env', handler: 'create-environment-variable', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'update', environment: 'write' }, kms: ['encrypt'],
+  { api: 'platform', method: 'POST', path: '/projects/{id}/env', handler: 'create-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt'],
     operationId: 'createEnvironmentVariable', tag: 'Environment', summary: 'Add an environment variable to a project', request: { params: 'IdParams', body: 'CreateVariableBody' }, replies: { 201: 'EnvironmentVariable' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'PUT', path: '/projects/{id}/env', handler: 'replace-environment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'update', environment: 'delete' }, kms: ['encrypt'],
+  { api: 'platform', method: 'PUT', path: '/projects/{id}/env', handler: 'replace-environment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, kms: ['encrypt'],
     operationId: 'replaceEnvironmentVariables', tag: 'Environment', summary: "Replace all of a project's environment variables in one atomic step", request: { params: 'IdParams', body: 'ReplaceEnvironmentBody' }, replies: { 200: 'EnvironmentVariableSet' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'PATCH', path: '/projects/{id}/env/{envId}', handler: 'update-environment-variable', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'update', environment: 'write' }, kms: ['encrypt', 'decryptPlain'],
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}/env/{envId}', handler: 'update-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt', 'decryptPlain'],
     operationId: 'updateEnvironmentVariable', tag: 'Environment', summary: "Change an environment variable's value or targets", request: { params: 'VariableParams', body: 'UpdateVariableBody' }, replies: { 200: 'EnvironmentVariable' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'DELETE', path: '/projects/{id}/env/{envId}', handler: 'delete-environment-variable', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'update', environment: 'delete' },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}/env/{envId}', handler: 'delete-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
     operationId: 'deleteEnvironmentVariable', tag: 'Environment', summary: 'Delete an environment variable', request: { params: 'VariableParams' }, replies: { 204: null }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', projects: 'update', deployments: 'write', environment: 'write' },
+  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem', 'PutItem'], environment: ['GetItem', 'Query', 'PutItem'] },
     operationId: 'createDeployment', tag: 'Deployments', summary: 'Deploy a branch of one of your projects, or redeploy one of your deployments', request: { body: 'CreateDeploymentBody' }, replies: { 201: { body: 'Deployment', headers: ['Location'] } }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read', deployments: 'read' }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], deployments: ['Query', 'Query:byProject'] }, secrets: signsCursors,
     operationId: 'listDeployments', tag: 'Deployments', summary: 'List all your deployments, newest first, by project, status, branch and target', request: { query: 'DeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update', projects: 'update', environment: 'write' },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['GetItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['PutItem'] },
     operationId: 'reportDeploymentEvent', tag: 'Deployments', summary: "Report a deployment's progress (a change of status); a production deployment that becomes ready may become production", request: { params: 'IdParams', body: 'ReportDeploymentEventBody' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'] },
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'check', deploymentLogs: 'write', environment: 'read' }, kms: ['decrypt'],
-    operationId: 'appendDeploymentLogs', tag: 'Logs', summary: "Append lines to a deployment's build log while it is queued or building (secret values masked as `***`)", request: { params: 'IdParams', body: 'AppendLogsBody' }, replies: { 201: 'AppendedLogs' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read', deploymentLogs: 'read' }, secrets: signsCursors, streams: true,
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', scope: 'build', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['GetItem', 'ConditionCheckItem'], deploymentLogs: ['GetItem', 'PutItem', 'UpdateItem'], environment: ['GetItem', 'Query'] }, kms: ['decrypt'],
+    operationId: 'appendDeploymentLogs', tag: 'Logs', summary: "Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`)", request: { params: 'IdParams', body: 'AppendLogsBody' }, replies: { 201: 'AppendedLogs' }, errors: ['not_found', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'], deploymentLogs: ['Query'] }, secrets: signsCursors, streams: true,
     operationId: 'listDeploymentLogs', tag: 'Logs', summary: "A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`)", request: { params: 'IdParams', query: 'LogQuery', headers: 'LogStreamHeaders' }, replies: { 200: { body: 'LogLineList', events: 'LogEventStream' } }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', deployments: 'update' },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['GetItem', 'UpdateItem'] },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'update', environment: 'read', projects: 'read' }, kms: ['decrypt'],
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['UpdateItem'], environment: ['Query'], projects: ['GetItem'] }, kms: ['decrypt'],
     operationId: 'getBuildEnvironment', tag: 'Environment', summary: "A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events", request: { params: 'IdParams' }, replies: { 200: 'BuildEnvironment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/wait', handler: 'wait-for-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' }, holdsOpenSeconds: 25,
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/wait', handler: 'wait-for-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'] }, holdsOpenSeconds: 25,
     operationId: 'waitForDeployment', tag: 'Deployments', summary: 'Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there', request: { params: 'IdParams', query: 'WaitQuery' }, replies: { 200: { body: 'Deployment', headers: ['Wait-Result'] } }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: 'count', rateLimits: 'count', deployments: 'read' },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'] },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: ownKeys, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: { apiKeys: ['BatchGetItem', 'Query:ownerKeys', 'UpdateItem'], rateLimits: ['UpdateItem'] }, secrets: signsCursors,
     operationId: 'listKeys', tag: 'API keys', summary: 'List your API keys, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'ApiKeyList' } },
-  { api: 'platform', method: 'POST', path: '/keys', handler: 'create-key', access: 'apiKey', tables: { apiKeys: 'write', rateLimits: 'count', idempotency: 'write' }, secrets: issuesKeys,
+  { api: 'platform', method: 'POST', path: '/keys', handler: 'create-key', access: 'apiKey', tables: { apiKeys: ['GetItem', 'PutItem', 'UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'] }, secrets: issuesKeys,
     operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once; at most 20 at once per user)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } }, errors: ['conflict'] },
-  { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: ownKeys,
+  { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: { apiKeys: ['Query:ownerKeys', 'UpdateItem'], rateLimits: ['UpdateItem'] },
     operationId: 'revokeKey', tag: 'API keys', summary: 'Revoke one of your API keys, effective on its next request', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/webhooks', handler: 'list-webhooks', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', webhooks: 'read' }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/webhooks', handler: 'list-webhooks', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['Query'] }, secrets: signsCursors,
     operationId: 'listWebhooks', tag: 'Webhooks', summary: 'List your webhook subscriptions, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'WebhookList' } },
-  { api: 'platform', method: 'POST', path: '/webhooks', handler: 'create-webhook', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', webhooks: 'write' },
+  { api: 'platform', method: 'POST', path: '/webhooks', handler: 'create-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], webhooks: ['PutItem', 'UpdateItem'] },
     operationId: 'createWebhook', tag: 'Webhooks', summary: 'Subscribe a URL to events (its signing secret is shown once)', request: { body: 'CreateWebhookBody' }, replies: { 201: { body: 'CreatedWebhook', headers: ['Location'] } }, errors: ['conflict'] },
-  { api: 'platform', method: 'GET', path: '/webhooks/{id}', handler: 'get-webhook', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', webhooks: 'read' },
+  { api: 'platform', method: 'GET', path: '/webhooks/{id}', handler: 'get-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['GetItem'] },
     operationId: 'getWebhook', tag: 'Webhooks', summary: 'Get one of your webhook subscriptions', request: { params: 'IdParams' }, replies: { 200: 'Webhook' }, errors: ['not_found'] },
-  { api: 'platform', method: 'PATCH', path: '/webhooks/{id}', handler: 'update-webhook', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', webhooks: 'write' },
+  { api: 'platform', method: 'PATCH', path: '/webhooks/{id}', handler: 'update-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['UpdateItem'] },
     operationId: 'updateWebhook', tag: 'Webhooks', summary: 'Change, pause or re-enable a webhook subscription', request: { params: 'IdParams', body: 'UpdateWebhookBody' }, replies: { 200: 'Webhook' }, errors: ['not_found'] },
-  { api: 'platform', method: 'DELETE', path: '/webhooks/{id}', handler: 'delete-webhook', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', webhooks: 'delete' },
+  { api: 'platform', method: 'DELETE', path: '/webhooks/{id}', handler: 'delete-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['UpdateItem', 'DeleteItem'] },
     operationId: 'deleteWebhook', tag: 'Webhooks', summary: 'Delete a webhook subscription; pending deliveries are dropped', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/webhooks/{id}/test', handler: 'test-webhook', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', idempotency: 'write', webhooks: 'read' }, queues: ['webhookDeliveries'],
+  { api: 'platform', method: 'POST', path: '/webhooks/{id}/test', handler: 'test-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], webhooks: ['GetItem'] }, queues: ['webhookDeliveries'],
     operationId: 'testWebhook', tag: 'Webhooks', summary: 'Send a `ping` event to a webhook', request: { params: 'IdParams' }, replies: { 202: 'WebhookTestResult' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', webhooks: 'read', webhookDeliveries: 'read' }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['GetItem'], webhookDeliveries: ['Query'] }, secrets: signsCursors,
     operationId: 'listWebhookDeliveries', tag: 'Webhooks', summary: "A webhook's delivery attempts, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'WebhookDeliveryList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: keyed },
+  { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'] } },
 
   // Backend group ({backend_url})
-  { api: 'backend', method: 'GET', path: '/health', handler: 'health', access: 'public', tables: { apiKeys: 'read' },
+  { api: 'backend', method: 'GET', path: '/health', handler: 'health', access: 'public', tables: { apiKeys: ['GetItem'] },
     operationId: 'getHealth', tag: 'Service', summary: 'Check that the service and its store answer', replies: { 200: 'Health', 503: 'Health' } },
-  { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { rateLimits: 'count', users: 'write' }, memoryMb: 1024,
+  { api: 'backend', method: 'POST', path: '/auth/register', handler: 'register', access: 'authThrottled', tables: { rateLimits: ['UpdateItem'], users: ['GetItem', 'PutItem'] }, memoryMb: 1024,
     operationId: 'register', tag: 'Auth', summary: 'Create an account (always a member)', request: { body: 'RegisterBody' }, replies: { 201: 'User' }, errors: ['conflict'] },
-  { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { rateLimits: 'count', users: 'update', apiKeys: 'write' }, memoryMb: 1024, secrets: issuesKeys,
+  { api: 'backend', method: 'POST', path: '/auth/login', handler: 'login', access: 'authThrottled', tables: { rateLimits: ['UpdateItem'], users: ['GetItem', 'UpdateItem'], apiKeys: ['PutItem'] }, memoryMb: 1024, secrets: issuesKeys,
     operationId: 'login', tag: 'Auth', summary: 'Exchange email and password for an API key', request: { body: 'LoginBody' }, replies: { 200: 'LoginResult' }, errors: ['unauthorized'] },
-  { api: 'backend', method: 'POST', path: '/auth/logout', handler: 'logout', access: 'apiKey', tables: ownKeys, scope: 'read',
+  { api: 'backend', method: 'POST', path: '/auth/logout', handler: 'logout', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'] }, scope: 'read',
     operationId: 'logout', tag: 'Auth', summary: 'Revoke the API key this request is made with' , replies: { 204: null } },
-  { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { apiKeys: 'count', rateLimits: 'count', users: 'read' }, secrets: signsCursors,
+  { api: 'backend', method: 'GET', path: '/api/v1/users', handler: 'list-users', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], users: ['Query:byCreation'] }, secrets: signsCursors,
     operationId: 'listUsers', tag: 'Users', summary: 'List all users, newest first (admins only)', request: { query: 'PageQuery' }, replies: { 200: 'UserList' }, errors: ['forbidden'] },
   // The document and its page: one function (`docs`) with no table access serves these rows. One row
   // per file rather than a `{proxy+}` row: every URL it answers is an operation of the document,

@@ -10,6 +10,8 @@ import { config } from '#shared/runtime/config.ts';
 import { withDeadline } from '#shared/runtime/deadline.ts';
 import { functionMemoryMb, functionTimeoutSeconds, holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { logError } from '#shared/runtime/log.ts';
+import { enforceGrants } from './iam/enforce.ts';
+import { runAs } from './iam/principal.ts';
 import { invocationSlots } from './invocation-slots.ts';
 import { installStreamingRuntime, responseStreamTo } from './lambda-streaming.ts';
 import { buildProxyEvent } from './proxy-event.ts';
@@ -17,8 +19,9 @@ import { parseRequestTarget } from './request-target.ts';
 import { matchRequest } from './router.ts';
 
 // The local stand-in for API Gateway: one node:http server for both API groups. Each request
-// becomes the REST proxy event, goes to the same handler module Lambda would load, and the
-// handler's result is written back as API Gateway would write it.
+// becomes the REST proxy event, goes to the same handler module Lambda would load, run as that
+// route's function with exactly its grants (infra/local/iam: what its role does not allow is
+// refused as IAM would), and the handler's result is written back as API Gateway would write it.
 
 type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 /** A streaming function's entry point (a row that `streams`): it answers through the stream it is given. */
@@ -125,6 +128,7 @@ function answerUnparsable(error: Error & { code?: string }, socket: Duplex): voi
 
 /** Creates the gateway; every handler module is loaded first, so a bad setting fails here. */
 export async function createGateway(): Promise<Server> {
+  enforceGrants();
   const handlers = await loadHandlers();
   // As many invocations at once as the store client has sockets: no call waits for one.
   const invoke = invocationSlots(LOCAL_MAX_SOCKETS);
@@ -162,10 +166,8 @@ export async function createGateway(): Promise<Server> {
       // As Lambda runs it behind a streaming integration: its answer goes out as it writes it. It
       // runs outside the slots (a stream lasts minutes, mostly asleep between its reads); its chain
       // keeps its own deadline, and each later read gets one of its own.
-      await (handler as unknown as StreamingHandler)(
-        event,
-        responseStreamTo(res),
-        lambdaContext(match.route),
+      await runAs(match.route.handler, () =>
+        (handler as unknown as StreamingHandler)(event, responseStreamTo(res), lambdaContext(match.route)),
       );
       return;
     }
@@ -173,8 +175,10 @@ export async function createGateway(): Promise<Server> {
     // mostly sleeps, and holding a slot for seconds would queue every other request behind it.
     const holdMs = holdsOpenMs(match.route);
     const run = () =>
-      withDeadline(workMs + holdMs - (performance.now() - arrivedAt), () =>
-        handler(event, lambdaContext(match.route)),
+      runAs(match.route.handler, () =>
+        withDeadline(workMs + holdMs - (performance.now() - arrivedAt), () =>
+          handler(event, lambdaContext(match.route)),
+        ),
       );
     writeResult(res, await (holdMs > 0 ? run() : invoke(run, timeUp)));
   };

@@ -8,17 +8,21 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
+import { type FilterPattern, filterOf, type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { localClient } from './dynamodb-local.ts';
+import { matchesFilter } from './event-filter.ts';
 import { every } from './every.ts';
+import { runAs } from './iam/principal.ts';
 
 // The local stand-in for Lambda's DynamoDB stream event source: reads DynamoDB Local's streams
 // (its DynamoDB Streams API) and hands each batch of records to the consumer's handler module, the
 // one Lambda would load. It starts at the end of each stream (what happened before it started is
 // not replayed) and picks up shards as they appear. A batch whose handler throws, or reports items
-// it failed on, is handed over again on the next round, as Lambda retries a batch.
+// it failed on, is handed over again on the next round, as Lambda retries a batch. A consumer's
+// filter for a stream (shared/consumers.ts) passes its other records by, as Lambda's mapping does.
+// Each batch runs as the consumer's function, with its grants (infra/local/iam).
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
 
@@ -79,7 +83,10 @@ export async function startStreamPoller(
   const feeds: {
     table: TableKey;
     streamArn: string;
+    /** The consumer's function, run with its grants. */
+    consumer: string;
     handler: StreamHandler;
+    filter: FilterPattern | undefined;
     shards: Map<string, ShardReader>;
   }[] = [];
   for (const consumer of options.consumers ?? streamConsumers) {
@@ -89,7 +96,14 @@ export async function startStreamPoller(
       const streamArn = described.Table?.LatestStreamArn;
       if (!streamArn)
         throw new Error(`${tables[table].localName} has no stream (shared/db/tables.ts declares one)`);
-      feeds.push({ table, streamArn, handler: module.handler, shards: new Map() });
+      feeds.push({
+        table,
+        streamArn,
+        consumer: consumer.handler,
+        handler: module.handler,
+        filter: filterOf(consumer, table),
+        shards: new Map(),
+      });
     }
   }
 
@@ -159,9 +173,11 @@ export async function startStreamPoller(
       const answer = await next(feed, shard);
       const records = (answer.Records ?? [])
         .map((record) => asEventRecord(record, feed.streamArn))
+        .filter((record) => feed.filter === undefined || matchesFilter(record, feed.filter))
         .filter(options.accepts ?? (() => true));
       // The shard moves on only once the handler took the whole batch: a failed one comes again.
-      const response = records.length > 0 ? await feed.handler({ Records: records }) : undefined;
+      const response =
+        records.length > 0 ? await runAs(feed.consumer, () => feed.handler({ Records: records })) : undefined;
       if (response && response.batchItemFailures.length > 0) continue;
       moveOn(shard, answer);
     }

@@ -1,19 +1,27 @@
+import { queueConsumers } from '#shared/consumers.ts';
+import { checkAccess } from '#shared/runtime/access-check.ts';
 import { outsideAnyRequest } from '#shared/runtime/deadline.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { type DeliverySettings, deliverAndSchedule } from '#shared/webhooks/deliver.ts';
 import { type DeliveryQueue, useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import type { DeliveryMessage } from '#shared/webhooks/messages.ts';
+import { runAs } from './iam/principal.ts';
 
 // The local stand-in for the delivery queue and its dead-letter queue: timers in this process. A
 // message waits its delay, then the same delivery code as the stack's function runs it, and its
 // answer (a retry later) comes back here, so `npm start` and the tests keep the stack's schedule
 // (scaled by WEBHOOK_RETRY_BASE_SECONDS). A delivery that throws (the store restarting) is offered
 // again a few times, as SQS would, then dead-lettered, as the stack's redrive policy does. Nothing survives a
-// restart: this is for trying the API, not for keeping promises.
+// restart: this is for trying the API, not for keeping promises. A send is checked as SQS would check
+// SendMessage against the sender's grants, and each delivery runs as the queue's consumer function,
+// with its grants (infra/local/iam).
 
 /** How often a message whose delivery threw is offered again (SQS: the redrive's maxReceiveCount). */
 const MAX_RECEIVES = 5;
 const RECEIVE_AGAIN_MS = 1_000;
+
+const QUEUE = 'webhookDeliveries';
+const consumer = queueConsumers.find((candidate) => candidate.queue === QUEUE)?.handler;
 
 export interface LocalWebhookQueue extends DeliveryQueue {
   /** Messages whose delivery threw on every receive, oldest first: the local dead-letter queue. */
@@ -45,7 +53,8 @@ export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhook
 
   const receive = async (message: DeliveryMessage, receives: number): Promise<void> => {
     try {
-      await deliverAndSchedule(message, settings, queue);
+      if (!consumer) throw new Error(`No consumer of ${QUEUE} in shared/consumers.ts`);
+      await runAs(consumer, () => deliverAndSchedule(message, settings, queue));
     } catch (error) {
       logError('local webhook queue: delivery failed to run', { messageId: message.messageId }, error);
       if (receives >= MAX_RECEIVES) deadLetters.push(message);
@@ -56,6 +65,7 @@ export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhook
   const queue: LocalWebhookQueue = {
     deadLetters,
     async send(messages, delaySeconds) {
+      checkAccess({ action: 'sqs:SendMessage', resource: { service: 'sqs', queue: QUEUE } });
       for (const message of messages) later(() => receive(message, 1), Math.max(0, delaySeconds * 1000));
     },
     async drained() {

@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentState } from '#shared/model/deployment-states.ts';
+import { MAX_BUILD_ENV_READS } from '#shared/model/environment-variables.ts';
 import { db } from './client.ts';
 import { conditionally } from './conditional.ts';
 import { tableName } from './tables.ts';
@@ -8,13 +9,17 @@ import { tableName } from './tables.ts';
 // item, which GET /deployments/{id}/events shows) as `{type: "build-env-read", keyId, at}`. One
 // conditional UpdateItem, owner-scoped by its key: it records the read only while the deployment is
 // queued or building, and its answer gives what the read needs next (the project). The status and
-// the list keys are left alone, so no index is rewritten and no webhook event is made.
+// the list keys are left alone, so no index is rewritten and no webhook event is made. `buildEnvReads`
+// counts them, and the same condition stops at MAX_BUILD_ENV_READS: the history, and the item, stay
+// bounded whatever a build key does.
 
 const READABLE: readonly DeploymentState[] = ['queued', 'building'];
 
 export type BuildEnvReadResult =
   | { outcome: 'recorded'; projectId: string; branch: string; target?: string }
   | { outcome: 'refused'; status: string }
+  /** Read MAX_BUILD_ENV_READS times already. */
+  | { outcome: 'exhausted' }
   | { outcome: 'missing' };
 
 export async function recordBuildEnvRead(
@@ -27,11 +32,13 @@ export async function recordBuildEnvRead(
       new UpdateCommand({
         TableName: tableName('deployments'),
         Key: { ownerId, id: deploymentId },
-        UpdateExpression: 'SET #events = list_append(if_not_exists(#events, :none), :read)',
-        ConditionExpression: `#status IN (${READABLE.map((_, index) => `:readable${index}`).join(', ')})`,
-        ExpressionAttributeNames: { '#events': 'events', '#status': 'status' },
+        UpdateExpression: 'SET #events = list_append(if_not_exists(#events, :none), :read) ADD #reads :one',
+        ConditionExpression: `#status IN (${READABLE.map((_, index) => `:readable${index}`).join(', ')}) AND (attribute_not_exists(#reads) OR #reads < :cap)`,
+        ExpressionAttributeNames: { '#events': 'events', '#status': 'status', '#reads': 'buildEnvReads' },
         ExpressionAttributeValues: {
           ':none': [],
+          ':one': 1,
+          ':cap': MAX_BUILD_ENV_READS,
           ':read': [{ type: 'build-env-read', keyId: read.keyId, at: read.at }],
           ...Object.fromEntries(READABLE.map((status, index) => [`:readable${index}`, status])),
         },
@@ -49,5 +56,9 @@ export async function recordBuildEnvRead(
       ...(typeof item.target === 'string' ? { target: item.target } : {}),
     };
   }
-  return update.old ? { outcome: 'refused', status: String(update.old.status) } : { outcome: 'missing' };
+  const old = update.old;
+  if (!old) return { outcome: 'missing' };
+  if (!(READABLE as readonly unknown[]).includes(old.status))
+    return { outcome: 'refused', status: String(old.status) };
+  return { outcome: 'exhausted' };
 }

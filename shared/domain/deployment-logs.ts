@@ -16,8 +16,10 @@ import { isoNow } from '#shared/runtime/clock.ts';
 import type { AppendLogsInput } from '#shared/schemas/deployment-logs.ts';
 import { secretValuesOf } from './log-masking.ts';
 
-// A deployment's build log: appending (a build, with a `write` or `build` key) while it is queued or
-// building, secrets masked before anything is stored; reading it oldest first, a page at a time.
+// A deployment's build log: appending (a build, with a `build` key) while it is queued or building,
+// secrets masked before anything is stored; reading it oldest first, a page at a time. Only a `build`
+// key appends: it reads the secrets anyway, while a key that could append and read the log back could
+// append guesses at a secret and see which come back as `***`.
 
 export type { StoredLine as LogLine } from '#shared/db/deployment-logs.ts';
 

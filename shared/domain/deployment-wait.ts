@@ -4,6 +4,7 @@ import { DEPLOYMENT_STATES, type DeploymentState, isTerminal } from '#shared/mod
 import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { clock } from '#shared/runtime/clock.ts';
+import { holdPlace } from './held-requests.ts';
 
 // Waiting for a deployment to reach a state: a long poll of its item. One consistent GetItem at the
 // start, then one every POLL_MS until it is in a state waited for or the time is up; so a wait costs
@@ -11,7 +12,8 @@ import { clock } from '#shared/runtime/clock.ts';
 // the number of deployments, and sees a change at most POLL_MS (plus one read) after it was written.
 // A DynamoDB stream pushing the change would need a connection registry and a fan-out to find the
 // waiting container; at two reads a second per waiting client, polling is cheaper until thousands
-// wait at once.
+// wait at once. A wait that does not end at once holds one of the caller's places for held-open
+// requests (shared/domain/held-requests.ts) until it answers.
 
 export const POLL_MS = 500;
 
@@ -45,10 +47,17 @@ export async function waitForDeployment(
     if (!deployment) throw new NotFoundError(`Deployment ${id} was not found`);
     return deployment;
   };
-  for (let deployment = await read(); ; deployment = await read()) {
-    if (statuses.includes(deployment.status)) return { deployment, reached: true };
-    const left = until - clock.now();
-    if (left <= 0) return { deployment, reached: false };
-    await sleep(Math.min(pollMs, left));
+  const first = await read();
+  if (statuses.includes(first.status)) return { deployment: first, reached: true };
+  const place = await holdPlace(caller);
+  try {
+    for (let deployment = first; ; deployment = await read()) {
+      if (statuses.includes(deployment.status)) return { deployment, reached: true };
+      const left = until - clock.now();
+      if (left <= 0) return { deployment, reached: false };
+      await sleep(Math.min(pollMs, left));
+    }
+  } finally {
+    await place.release();
   }
 }

@@ -127,9 +127,12 @@ export async function advanceDeployment(
 }
 
 /**
- * A production deployment that became ready may become production (shared/domain/production.ts).
- * The status change stands whatever happens here, so a failure is logged rather than answered: the
- * report succeeded, and repeating it would be refused as a change from `ready`.
+ * A production deployment that became ready may become production (shared/domain/production.ts),
+ * at once, so that production has moved by the time the report answers. The status change stands
+ * whatever happens here, so a failure is logged rather than answered (the report succeeded, and
+ * repeating it would be refused as a change from `ready`): the deployments stream's consumer
+ * (functions/auto-promote.ts) makes the same move from the status change itself, with the stream's
+ * retries, so a failure here, or a request that dies before it, only delays it.
  */
 async function promoteWhenReady(
   ownerId: string,

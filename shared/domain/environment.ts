@@ -14,6 +14,7 @@ import {
   canonicalTargets,
   ENVIRONMENT_TARGETS,
   type EnvironmentTarget,
+  MAX_BUILD_ENV_READS,
   MAX_VARIABLES_PER_PROJECT,
   overlapOf,
   type VariableType,
@@ -409,6 +410,11 @@ export async function readBuildEnvironment(caller: Caller, deploymentId: string)
   if (!isDeploymentId(deploymentId)) throw notFound();
   const read = await recordBuildEnvRead(caller.userId, deploymentId, { keyId: caller.keyId, at: isoNow() });
   if (read.outcome === 'missing') throw notFound();
+  if (read.outcome === 'exhausted') {
+    throw new ConflictError(
+      `Deployment ${deploymentId}'s build environment was read ${MAX_BUILD_ENV_READS} times, as often as one deployment may; redeploy to build it again`,
+    );
+  }
   if (read.outcome === 'refused') {
     throw new ConflictError(
       `Deployment ${deploymentId} is ${read.status}; its build environment can be read only while it is queued or building`,

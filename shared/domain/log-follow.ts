@@ -6,6 +6,7 @@ import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { outsideAnyRequest, withDeadline } from '#shared/runtime/deadline.ts';
 import { logError } from '#shared/runtime/log.ts';
+import { type HeldPlace, holdPlace } from './held-requests.ts';
 
 // Following a deployment's build log: the stored lines after a point, then new ones as they come,
 // the deployment's status on connect and at each change, and the end once it is terminal and every
@@ -19,6 +20,12 @@ import { logError } from '#shared/runtime/log.ts';
 // so once a read sees it terminal no line can be added, and the lines read after that are all there
 // are. Lines commit in the order of their numbers, so reading "after the last one sent" never skips
 // one that lands late.
+//
+// A stream holds one of the caller's places for held-open requests (shared/domain/held-requests.ts)
+// from its start to its end, whatever ends it: its time, the deployment's end, a failed read, or the
+// reader going away (`stop`, which also cuts short the sleep between rounds, so the place is given
+// back at once rather than at the next write). A place whose lease was lost ends the stream as if its
+// time were up.
 //
 // Events are plain data here; shared/http/event-stream.ts writes them as text/event-stream.
 
@@ -45,7 +52,18 @@ const LINES_PER_READ = 100;
 
 const isDeploymentId = (id: string): boolean => isIdOf('dpl', id);
 const notFound = (id: string) => new NotFoundError(`Deployment ${id} was not found`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Sleeps `ms`, or less if `stop` aborts first. */
+const sleep = (ms: number, stop?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (stop?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', done);
+      resolve();
+    }
+    stop?.addEventListener('abort', done, { once: true });
+  });
 
 /** When the deployment entered its current status. */
 const enteredAt = (deployment: Deployment): string =>
@@ -62,18 +80,32 @@ export async function followDeploymentLogs(
   id: string,
   after: number,
   settings: FollowSettings,
+  stop?: AbortSignal,
 ): Promise<AsyncGenerator<FollowEvent>> {
   const first = isDeploymentId(id)
     ? await findDeployment(caller.userId, id, { consistent: true })
     : undefined;
   if (!first) throw notFound(id);
+  const place = await holdPlace(caller);
   // Reads of later rounds run outside the request's deadline, each under one of its own.
   const inRound = <T>(read: () => Promise<T>): Promise<T> =>
     outsideAnyRequest(() => withDeadline(settings.roundDeadlineMs, read));
-  return events(first, after, settings, {
-    deployment: () => inRound(() => findDeployment(caller.userId, id, { consistent: true })),
-    lines: (from: number) => inRound(() => readLines(id, from, LINES_PER_READ)),
-  });
+  return held(
+    place,
+    events(first, after, settings, stop, place, {
+      deployment: () => inRound(() => findDeployment(caller.userId, id, { consistent: true })),
+      lines: (from: number) => inRound(() => readLines(id, from, LINES_PER_READ)),
+    }),
+  );
+}
+
+/** The events, with the place given back when they end, however they end. */
+async function* held(place: HeldPlace, events: AsyncGenerator<FollowEvent>): AsyncGenerator<FollowEvent> {
+  try {
+    yield* events;
+  } finally {
+    await place.release();
+  }
 }
 
 interface Reads {
@@ -85,6 +117,8 @@ async function* events(
   first: Deployment,
   after: number,
   settings: FollowSettings,
+  stop: AbortSignal | undefined,
+  place: HeldPlace,
   read: Reads,
 ): AsyncGenerator<FollowEvent> {
   const startedAt = performance.now();
@@ -121,7 +155,7 @@ async function* events(
       return;
     }
     const now = performance.now();
-    if (now - startedAt + settings.pollMs >= settings.lifetimeMs) {
+    if (now - startedAt + settings.pollMs >= settings.lifetimeMs || place.lost) {
       yield { type: 'reconnect', lastEventId: sent };
       return;
     }
@@ -129,7 +163,9 @@ async function* events(
       yield { type: 'keepalive' };
       lastEventAt = now;
     }
-    await sleep(settings.pollMs);
+    await sleep(settings.pollMs, stop);
+    // The reader is gone: nothing more to write, and the place goes back now.
+    if (stop?.aborted) return;
     try {
       deployment = await read.deployment();
     } catch (error) {

@@ -1,5 +1,6 @@
 import * as snapshots from '#shared/db/env-snapshots.ts';
 import * as store from '#shared/db/environment-variables.ts';
+import { MIN_MASKED_LENGTH } from '#shared/model/deployment-logs.ts';
 import { mapLimited, unseal } from '#shared/runtime/envelope.ts';
 import { contextOf } from './environment.ts';
 
@@ -14,6 +15,11 @@ import { contextOf } from './environment.ts';
 // - each project's current secrets by the set's version and revision (every change bumps the
 //   revision), so an append reads only the set's head, one GetItem, unless the set changed.
 // Values live only in the memory of the function that masks (the one with `kms: ['decrypt']`).
+//
+// A value that spans lines (a PEM key, a JSON credential) is masked whole, and each of its lines of
+// MIN_MASKED_LENGTH characters or more on its own, as GitHub Actions masks multi-line secrets: a
+// build prints such a value line by line as often as whole, and a log line holding one line of it
+// would give that part away.
 
 /** KMS calls at once (as the build's read of its environment makes them). */
 const KMS_CONCURRENCY = 10;
@@ -76,8 +82,18 @@ async function current(projectId: string): Promise<Sealed[]> {
   return secrets;
 }
 
-/** Every secret value the deployment's log must not show. */
+/** A secret value, and each line of it long enough to mask when it spans several. */
+export const maskedPartsOf = (value: string): string[] => {
+  const lines = value.split(/\r\n|\r|\n/);
+  if (lines.length === 1) return [value];
+  return [value, ...lines.map((line) => line.trim()).filter((line) => line.length >= MIN_MASKED_LENGTH)];
+};
+
+/** Every secret value the deployment's log must not show, and every line of those that span lines. */
 export async function secretValuesOf(projectId: string, deploymentId: string): Promise<string[]> {
   const [ofDeployment, now] = await Promise.all([ofSnapshot(projectId, deploymentId), current(projectId)]);
-  return mapLimited([...ofDeployment, ...now], KMS_CONCURRENCY, (variable) => open(projectId, variable));
+  const values = await mapLimited([...ofDeployment, ...now], KMS_CONCURRENCY, (variable) =>
+    open(projectId, variable),
+  );
+  return values.flatMap(maskedPartsOf);
 }

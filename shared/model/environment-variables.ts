@@ -16,6 +16,12 @@ export const MAX_VARIABLE_KEY_LENGTH = 256;
 export const MAX_VARIABLE_VALUE_BYTES = 16 * 1024;
 /** Per project, whichever route adds them. */
 export const MAX_VARIABLES_PER_PROJECT = 100;
+/**
+ * Reads of one deployment's build environment: each is recorded in the deployment's item, which must
+ * stay small (every read of it pays for its size, and an item holds at most 400 KB). A build reads it
+ * once, or a few times when a step is retried; past this the read is refused (409).
+ */
+export const MAX_BUILD_ENV_READS = 20;
 
 /** The targets in their declared order, each once: how they are stored and shown. */
 export const canonicalTargets = (targets: readonly EnvironmentTarget[]): EnvironmentTarget[] =>

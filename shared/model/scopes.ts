@@ -1,6 +1,6 @@
 // What a key may do. `read` allows reading (GET); `write` allows everything a user does; `build`
-// allows what a build system does (report a deployment's events, read it and its build environment),
-// and nothing else. `write` does not include `build`: only a key made with `build` reads a
+// allows what a build system does (report a deployment's events, append its log, read it and its
+// build environment), and nothing else. `write` does not include `build`: only a key made with `build` reads a
 // deployment's build environment. A key's scopes are checked at admission, on the item the counting
 // write returns: no extra call.
 

@@ -12,9 +12,10 @@ import type { OpenApiDocumentBody } from '#shared/schemas/service-bodies.ts';
 import { errorDescriptions } from './error-descriptions.ts';
 import { BEARER_SCHEME, operationOf } from './operations.ts';
 import { unmatchedResponsesOf } from './unmatched-responses.ts';
+import { webhookEntries } from './webhooks.ts';
 
-// The OpenAPI 3.1 document, generated from the route table, the zod schemas it names and the error
-// catalogue: the same sources the functions run on. Built on first use and kept (one per process).
+// The OpenAPI 3.1 document, generated from the route table, the zod schemas it names, the error
+// catalogue and the webhook events' schemas: the same sources the functions run on. Built on first use and kept (one per process).
 // `npm run openapi` writes it to shared/openapi/openapi.json, the published file the docs function
 // serves (published-document.ts); no function imports this module, so zod-openapi is in no bundle.
 
@@ -62,6 +63,8 @@ const tagDescriptions: Record<string, string> = {
     'Which deployment a project serves in production (`production` on the project), and how it moves. **Automatically:** a deployment whose `target` is `production` becomes production when it becomes `ready`, if it was created after the current production deployment (an older build that finishes late never replaces a newer one) and `autoPromotion` is on. **Promote:** any `ready` deployment of the project, previews included; turns `autoPromotion` back on (it does not promote newer ready deployments after the fact). **Rollback:** back to a `ready` deployment that was production before, by default the one before the current (repeated rollbacks walk further back); turns `autoPromotion` off, so that a build in flight does not undo it, until the next promote. Every move is in the production history and sends `project.production_changed`.',
   Environment:
     "A project's environment variables, per target (`production`, `preview`, `development`). Every value is stored encrypted; a `secret` is write-only: no answer but a build's `build-env` ever carries it. Each deployment builds with a snapshot of its target's variables taken when it was created, read by a `build` key while it is queued or building, and every read is recorded in its events.",
+  Webhooks:
+    'Subscriptions that POST events to a URL of yours. Each delivery is signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) and its body is described under `webhooks`, one entry per event type; `verifyWebhook` of `@platform-api/client` checks one and returns it typed.',
   Auth: 'Accounts and API keys. Rate limited per source address (and login per email address too).',
   Users: 'Administration.',
   Service: 'Whether the service can serve.',
@@ -144,6 +147,7 @@ function build(): OpenApiDocument {
     servers: groups.map((group) => servers[group]),
     tags: Object.entries(tagDescriptions).map(([name, text]) => ({ name, description: text })),
     paths: pathsOf(operations()),
+    webhooks: webhookEntries(),
     components: {
       securitySchemes: {
         [BEARER_SCHEME]: {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { checkAccess } from './access-check.ts';
 import { decryptDataKey, generateDataKey } from './kms.ts';
 
 // Envelope encryption of the values users store (environment variables): each value is encrypted
@@ -63,9 +64,25 @@ function keeper(): Keeper {
   );
 }
 
+/**
+ * Asks before each use of the key, as KMS asks IAM: the action, and the encryption context as its
+ * condition keys (a grant may hold only for `type: plain`). The local key stands in for KMS, so it
+ * is asked the same (shared/runtime/access-check.ts).
+ */
+function checkKeyUse(action: 'kms:GenerateDataKey' | 'kms:Decrypt', context: SealingContext): void {
+  checkAccess({
+    action,
+    resource: { service: 'kms' },
+    conditionKeys: Object.fromEntries(
+      Object.entries(context).map(([name, value]) => [`kms:EncryptionContext:${name}`, value]),
+    ),
+  });
+}
+
 /** A value sealed under a fresh data key, as one string: `v1.<kms|local>.<data key>.<value>` (base64). */
 export async function seal(value: string, context: SealingContext): Promise<string> {
   const kept = keeper();
+  checkKeyUse('kms:GenerateDataKey', context);
   let dataKey: Buffer;
   let wrapped: Buffer;
   if (kept.kind === 'kms') {
@@ -92,6 +109,7 @@ export async function unseal(sealed: string, context: SealingContext): Promise<s
   }
   const kept = keeper();
   if (kept.kind !== kind) throw new Error(`A value sealed by ${kind} cannot be opened by ${kept.kind}`);
+  checkKeyUse('kms:Decrypt', context);
   const dataKey =
     kept.kind === 'kms'
       ? await decryptDataKey(kept.keyId, Buffer.from(wrapped, 'base64'), context)

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { checkAccess } from './access-check.ts';
 import { clock } from './clock.ts';
 
 // Secrets reach a function by name, never by value. In AWS a function's environment holds the
@@ -49,6 +50,12 @@ export function secretVersions(
   name: SecretName,
   options: { refresh?: boolean } = {},
 ): Promise<SecretVersions> {
+  // Asked at every read, not only at a fetch: a value kept here must not reach a function that may
+  // not read it (locally, every function shares this process's cache).
+  checkAccess({
+    action: 'secretsmanager:GetSecretValue',
+    resource: { service: 'secretsmanager', secret: name },
+  });
   const now = clock.now();
   const cached = cache.get(name);
   const age = cached ? now - cached.fetchedAt : Number.POSITIVE_INFINITY;

@@ -3,13 +3,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { toDeployment } from '#shared/db/deployments.ts';
-import { HEAD_KEY as ENVIRONMENT_HEAD } from '#shared/db/environment-variables.ts';
+import { HEAD_KEY as ENVIRONMENT_HEAD, type EnvironmentChange } from '#shared/db/environment-variables.ts';
 import { toProject } from '#shared/db/projects.ts';
 import { allWebhooksOf } from '#shared/db/webhooks.ts';
 import { ENTERED_AT, type ReportableState } from '#shared/model/deployment-states.ts';
 import { type WebhookEventType, wants } from '#shared/model/webhook-events.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';
+import type { WebhookEventData } from '#shared/schemas/webhook-events.ts';
 import { type DeliveryMessage, messageIdOf } from './messages.ts';
 
 // From a change in the store to the messages that deliver it. Stream records of the projects and
@@ -27,7 +28,8 @@ export interface WebhookEvent {
   ownerId: string;
   type: WebhookEventType;
   timestamp: string;
-  data: unknown;
+  /** Typed from the schema the document describes the delivery with (shared/schemas/webhook-events.ts). */
+  data: WebhookEventData<WebhookEventType>;
 }
 
 type Image = Record<string, unknown>;
@@ -94,7 +96,7 @@ export function eventOf(record: DynamoDBRecord): WebhookEvent | undefined {
   };
 }
 
-function dataOf(type: WebhookEventType, image: Image, previous?: Image): unknown {
+function dataOf(type: WebhookEventType, image: Image, previous?: Image): WebhookEventData<WebhookEventType> {
   if (type === 'project.production_changed') {
     const project = toProject(image);
     const before = previous ? toProject(previous).production : null;
@@ -107,7 +109,7 @@ function dataOf(type: WebhookEventType, image: Image, previous?: Image): unknown
     };
   }
   if (type === 'project.env.updated') {
-    const { revision: _revision, ...change } = image.lastChange as Record<string, unknown>;
+    const { revision: _revision, ...change } = image.lastChange as EnvironmentChange & { revision?: number };
     return { projectId: String(image.projectId), ...change };
   }
   return type.startsWith('project.') ? toProject(image) : toDeployment(image);

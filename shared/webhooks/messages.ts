@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeliveredEventType } from '#shared/model/webhook-events.ts';
+import type { WebhookEventData } from '#shared/schemas/webhook-events.ts';
 
 // What travels on the delivery queue: one event for one subscription. It names the subscription
 // and never carries its secret (queues and their dead letters are readable by operators); the
@@ -14,8 +15,8 @@ export interface DeliveryMessage {
   type: DeliveredEventType;
   /** When the event happened (ISO-8601): the body's `timestamp`. */
   timestamp: string;
-  /** The resource as the API returns it. */
-  data: unknown;
+  /** The resource as the API returns it (typed from the schema the document gives the event). */
+  data: WebhookEventData;
   /** 1 for the first attempt. */
   attempt: number;
   /** When attempt 1 ran; set by it. */

@@ -202,6 +202,8 @@ describe('the environment table', () => {
         ],
       ),
       ['projects: purge-project', ['dynamodb:DeleteItem', 'dynamodb:Query']],
+      // Automatic promotion writes a move's history entry and rollback marker.
+      ['deployments: auto-promote', ['dynamodb:PutItem']],
       // The fan-out reads the table's stream (its head items become project.env.updated).
       [
         'webhooks: webhook-fan-out',

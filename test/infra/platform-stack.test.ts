@@ -7,14 +7,7 @@ import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { errorCatalogue } from '../../shared/model/error-catalogue.ts';
-import {
-  type ApiGroup,
-  handlers,
-  isFallback,
-  type Route,
-  routes,
-  type TableAccess,
-} from '../../shared/routes.ts';
+import { type ApiGroup, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
 import { ConfigSchema } from '../../shared/runtime/config.ts';
 import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
@@ -251,19 +244,19 @@ function tableGrantsOf(fn: FunctionProps): Map<TableKey, Set<string>> {
   return grants;
 }
 
-// Exactly the operations the code performs: no Scan, no batches, no deletes, no streams. (Condition
-// checks only where a transaction asks that another table's item still holds: `check`.)
-const readActions = ['dynamodb:GetItem', 'dynamodb:Query'];
-const expectedActions: Record<TableAccess, string[]> = {
-  count: ['dynamodb:UpdateItem'],
-  read: readActions,
-  check: ['dynamodb:ConditionCheckItem', ...readActions].sort(),
-  update: [...readActions, 'dynamodb:UpdateItem'].sort(),
-  write: [...readActions, 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
-  delete: [...readActions, 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
-  remove: ['dynamodb:DeleteItem'],
-  purge: ['dynamodb:DeleteItem', 'dynamodb:Query'],
-};
+/** The IAM actions a row names on a table: its own, and `Query` for the queries of its indexes. */
+const rowActionsOn = (route: Route, key: TableKey): string[] =>
+  sorted(
+    new Set(
+      (route.tables[key] ?? []).map((action: string) =>
+        action.startsWith('Query:') ? 'dynamodb:Query' : `dynamodb:${action}`,
+      ),
+    ),
+  );
+
+/** The indexes a row queries on a table, by name. */
+const rowIndexesOn = (route: Route, key: TableKey): string[] =>
+  (route.tables[key] ?? []).flatMap((action: string) => /^Query:(.+)$/.exec(action)?.[1] ?? []);
 
 /** What the secrets extension's layer adds to the environment of a function that reads secrets. */
 const extensionVariables = [
@@ -348,21 +341,18 @@ describe('PlatformStack', () => {
       const grants = tableGrantsOf(fn);
       expect(sorted(grants.keys())).toEqual(sorted(tableKeysOf(route)));
       for (const key of tableKeysOf(route)) {
-        const access = route.tables[key] ?? 'read';
         expect({ table: key, actions: sorted(grants.get(key) ?? []) }).toEqual({
           table: key,
-          actions: expectedActions[access],
+          actions: rowActionsOn(route, key),
         });
       }
     });
 
-    it('may query the indexes of each of its tables that has them and that it may query', () => {
+    it('may query exactly the indexes its row names, each by name', () => {
       const [, fn] = functionOf(route);
       const [roleId] = referencedIds(fn.Role);
       const indexed = tableKeysOf(route).filter(
-        (key) =>
-          Object.keys((tables[key] as TableDefinition).indexes ?? {}).length > 0 &&
-          expectedActions[route.tables[key] ?? 'read'].includes('dynamodb:Query'),
+        (key) => Object.keys((tables[key] as TableDefinition).indexes ?? {}).length > 0,
       );
       const statements = roleStatements(roleId);
       for (const key of indexed) {
@@ -377,7 +367,7 @@ describe('PlatformStack', () => {
           indexes: indexNames.filter((name) => queried.some((arn) => arn.includes(`/index/${name}"`))),
         }).toEqual({
           table: key,
-          indexes: indexNames,
+          indexes: rowIndexesOn(route, key),
         });
         expect(queried.some((arn) => arn.includes('/index/*'))).toBe(false);
       }
@@ -430,8 +420,9 @@ describe('PlatformStack', () => {
       [
         'AWS CDK resource provider framework - onEvent (PlatformStack/KeySigningPublicKeyProvider)',
         'Custom resource: the public key of the key-signing seed',
-        ...consumerHandlers().map((handler) =>
-          handler === 'purge-project' ? `projects: ${handler}` : `webhooks: ${handler}`,
+        ...consumerHandlers().map(
+          (handler) =>
+            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments' }[handler] ?? 'webhooks'}: ${handler}`,
         ),
       ].sort(),
     );
@@ -630,7 +621,7 @@ describe('PlatformStack, hardened', () => {
     );
   });
 
-  it('lets only login and key creation put key items; every other keyed function only updates them', () => {
+  it('lets only login and key creation put key items; no keyed function deletes or batch-writes them', () => {
     const putters = routes
       .filter((route) => tableGrantsOf(functionOf(route)[1]).get('apiKeys')?.has('dynamodb:PutItem'))
       .map((route) => route.handler);
@@ -639,10 +630,11 @@ describe('PlatformStack, hardened', () => {
       const actions = sorted(tableGrantsOf(functionOf(route)[1]).get('apiKeys') ?? []);
       expect({
         handler: route.handler,
-        noBatchOrDelete: actions.every((action) => !/Batch|Delete|Condition/.test(action)),
+        // A listing reads its page's key items in one BatchGetItem (list-keys): a read, allowed.
+        noBatchWriteOrDelete: actions.every((action) => !/BatchWrite|Delete|Condition/.test(action)),
       }).toEqual({
         handler: route.handler,
-        noBatchOrDelete: true,
+        noBatchWriteOrDelete: true,
       });
     }
   });
@@ -783,7 +775,7 @@ describe('PlatformStack, hardened', () => {
     });
   });
 
-  it('reserves concurrency for the /auth/* functions only when asked to', () => {
+  it('reserves concurrency for the /auth/* functions only when asked to, and for the held-open ones by default', () => {
     const reservedOf = (synthesized: Template) =>
       Object.fromEntries(
         Object.values(
@@ -792,12 +784,33 @@ describe('PlatformStack, hardened', () => {
           .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
           .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]),
       );
-    expect(reservedOf(template)).toEqual({});
+    const heldOpen = {
+      [describeFunction('list-deployment-logs')]: 200,
+      [describeFunction('wait-for-deployment')]: 100,
+    };
+    expect(reservedOf(template)).toEqual(heldOpen);
     const asked = synthesized({ authReservedConcurrency: 5 });
     expect(reservedOf(asked)).toEqual({
+      ...heldOpen,
       [describeFunction('register')]: 5,
       [describeFunction('login')]: 5,
     });
+  });
+
+  it('reserves 200 executions for the followed log and 100 for the wait, 300 of the default 1,000, unless turned off', () => {
+    const reserved = (synthesized: Template) =>
+      Object.values(
+        synthesized.findResources('AWS::Lambda::Function') as Record<string, CfnResource<FunctionProps>>,
+      )
+        .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
+        .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]);
+    expect(reserved(template)).toEqual(
+      expect.arrayContaining([
+        [describeFunction('list-deployment-logs'), 200],
+        [describeFunction('wait-for-deployment'), 100],
+      ]),
+    );
+    expect(reserved(synthesized({ heldOpenReservedConcurrency: false }))).toEqual([]);
   });
 
   it('synthesizes two stages side by side in one app with distinct names', () => {

@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../infra/platform-stack.ts';
+import { streamConsumers } from '../../shared/consumers.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
 // The webhook part of the stack: streams on the event tables, the delivery queue and its
@@ -125,6 +126,71 @@ describe('webhooks in the stack', () => {
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       }),
     ]);
+  });
+
+  it("invokes each stream consumer only for the records its row's filter names (the fan-out: the environment's head items)", () => {
+    const mappings = Object.values(resources).filter(
+      (resource) =>
+        resource.Type === 'AWS::Lambda::EventSourceMapping' && resource.Properties.StartingPosition,
+    );
+    const filtersOf = (description: string) =>
+      Object.fromEntries(
+        mappings
+          .filter((mapping) => mentions(mapping.Properties.FunctionName, functionId(description)))
+          .map((mapping) => [
+            JSON.stringify(mapping.Properties.EventSourceArn).match(/"(\w+?)Table/)?.[1],
+            (
+              mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] } | undefined
+            )?.Filters.map((filter) => JSON.parse(filter.Pattern)),
+          ]),
+      );
+    const [fanOut, purge, promote] = streamConsumers;
+    expect(filtersOf('webhooks: webhook-fan-out')).toEqual({
+      Projects: undefined,
+      Deployments: undefined,
+      Environment: [{ dynamodb: { Keys: { sk: { S: ['set'] } } } }],
+    });
+    expect(fanOut.filters.environment).toEqual({ dynamodb: { Keys: { sk: { S: ['set'] } } } });
+    expect(filtersOf('projects: purge-project')).toEqual({ Projects: [purge.filters.projects] });
+    expect(filtersOf('deployments: auto-promote')).toEqual({
+      Deployments: [
+        {
+          eventName: ['MODIFY'],
+          dynamodb: {
+            NewImage: { status: { S: ['ready'] }, target: { S: ['production'] } },
+            OldImage: { status: { S: [{ 'anything-but': ['ready'] }] } },
+          },
+        },
+      ],
+    });
+    expect(promote.filters.deployments).toEqual(filtersOf('deployments: auto-promote').Deployments?.[0]);
+  });
+
+  it('lets automatic promotion read and move a project and write its history, with retries and the failure queue', () => {
+    const fn = functionId('deployments: auto-promote');
+    const dynamo = grantsOf(fn).filter(({ action }) => action.startsWith('dynamodb:'));
+    const byTable = (prefix: string) =>
+      dynamo
+        .filter(
+          ({ resource }) => resource.includes(logicalIdOfTable(prefix)) && !resource.includes('StreamArn'),
+        )
+        .map(({ action }) => action)
+        .sort();
+    expect(byTable('Projects')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(byTable('Environment')).toEqual(['dynamodb:PutItem']);
+    expect(dynamo.some(({ resource }) => /Users|ApiKeys|Webhooks|DeploymentLogs/.test(resource))).toBe(false);
+    const [mapping] = Object.values(resources).filter(
+      (resource) =>
+        resource.Type === 'AWS::Lambda::EventSourceMapping' && mentions(resource.Properties.FunctionName, fn),
+    );
+    expect(mapping?.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [logicalIdOfTable('Deployments'), 'StreamArn'] },
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 100,
+      MaximumRecordAgeInSeconds: 12 * 3600,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
   });
 
   it('lets the fan-out query subscriptions and send to the queue, and nothing else', () => {

@@ -20,11 +20,12 @@ let newCaller: typeof import('../support/users.ts').newCaller;
 let openEventStream: typeof import('../support/event-stream.ts').openEventStream;
 let collect: typeof import('../support/event-stream.ts').collect;
 let newDeployment: typeof import('../support/resources.ts').newDeployment;
+let builderOf: typeof import('../support/resources.ts').builderOf;
 beforeAll(async () => {
   ({ call } = await import('../support/http.ts'));
   ({ newCaller } = await import('../support/users.ts'));
   ({ openEventStream, collect } = await import('../support/event-stream.ts'));
-  ({ newDeployment } = await import('../support/resources.ts'));
+  ({ newDeployment, builderOf } = await import('../support/resources.ts'));
   const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
@@ -37,10 +38,11 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const logsUrl = (id: string) => `${gateway.baseUrl}/deployments/${id}/logs`;
 
+/** Appends as the build system of the user whose key this is. */
 async function append(key: string, id: string, texts: string[]): Promise<void> {
   const response = await call(logsUrl(id), {
     method: 'POST',
-    key,
+    key: await builderOf(gateway.baseUrl, key),
     json: { lines: texts.map((text) => ({ text })) },
   });
   expect(response.status).toBe(201);

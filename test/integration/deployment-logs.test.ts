@@ -28,8 +28,13 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const logsUrl = (id: string) => `${gateway.baseUrl}/deployments/${id}/logs`;
 
-const append = (key: string, id: string, lines: unknown[], headers: Record<string, string> = {}) =>
+/** An append made with exactly this key. */
+const appendAs = (key: string, id: string, lines: unknown[], headers: Record<string, string> = {}) =>
   call(logsUrl(id), { method: 'POST', key, json: { lines }, headers });
+
+/** An append as the build system of the user whose key this is (only `build` keys append). */
+const append = async (key: string, id: string, lines: unknown[], headers: Record<string, string> = {}) =>
+  appendAs(await made.builderOf(gateway.baseUrl, key), id, lines, headers);
 
 const texts = (...values: string[]) => values.map((text) => ({ text }));
 
@@ -276,17 +281,51 @@ describe('who may append and read', () => {
     const { id } = await made.newDeployment(gateway.baseUrl, key);
     const build = await made.keyWith(gateway.baseUrl, key, ['build']);
     const read = await made.keyWith(gateway.baseUrl, key, ['read']);
-    expect((await append(build, id, texts('from ci'))).status).toBe(201);
-    const refused = await append(read, id, texts('from a reader'));
+    expect((await appendAs(build, id, texts('from ci'))).status).toBe(201);
+    const refused = await appendAs(read, id, texts('from a reader'));
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: 'forbidden' });
     for (const reader of [read, build]) {
       expect((await readAll(reader, id)).map((line) => line.text)).toEqual(['from ci']);
     }
   });
+
+  it("refuses a write key's append (403): only build keys append, so no key can test guesses at a secret", async () => {
+    const { key } = await newCaller();
+    const { id } = await made.newDeployment(gateway.baseUrl, key);
+    const refused = await appendAs(key, id, texts('guess-1', 'guess-2'));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'forbidden', message: expect.stringContaining('build') });
+    expect(await readAll(key, id)).toEqual([]);
+  });
 });
 
 describe('masking secrets', () => {
+  it('masks every line of a multi-line secret (of 4 characters or more) wherever it appears, in any append', async () => {
+    const { key } = await newCaller();
+    const { id, projectId } = await made.newDeployment(gateway.baseUrl, key);
+    const pem = [
+      '-----BEGIN PRIVATE KEY-----',
+      'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7',
+      'q1w2e3r4t5y6u7i8o9p0asdfghjklzxcvbnmQWERTYUIOPASDF',
+      'abc',
+      '-----END PRIVATE KEY-----',
+    ];
+    const secret = await call(`${gateway.baseUrl}/projects/${projectId}/env`, {
+      method: 'POST',
+      key,
+      json: { key: 'TLS_KEY', value: pem.join('\n'), type: 'secret' },
+    });
+    expect(secret.status).toBe(201);
+    expect((await append(key, id, texts(pem.join('\n')))).status).toBe(201);
+    expect((await append(key, id, texts(...pem.map((line) => `  ${line}`)))).status).toBe(201);
+    expect((await append(key, id, texts(`key part: ${pem[2]}!`, pem[1] ?? ''))).status).toBe(201);
+    const shown = (await readAll(key, id)).map((line) => line.text);
+    for (const line of pem.filter((part) => part.length >= 4))
+      expect(shown.filter((text) => text.includes(line))).toEqual([]);
+    expect(shown).toEqual(['***', '  ***', '  ***', '  ***', '  abc', '  ***', 'key part: ***!', '***']);
+  });
+
   it("masks the snapshot's and the project's current secret values, never plain ones or short ones", async () => {
     const { key } = await newCaller();
     const project = await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'web' } });

@@ -501,6 +501,24 @@ describe('what a deployment builds with', () => {
     expect((await call(dpl, { key })).body).toMatchObject({ status: 'ready' });
     expect((await buildEnv(build, 'dpl_unknown')).status).toBe(404);
   });
+
+  it('records at most 20 reads of one deployment, then refuses more (409) and records nothing', async () => {
+    const { key } = await newCaller();
+    const build = await keyWith(key, ['build']);
+    const deployment = await deploy(key, { projectId: await newProject(key) });
+    for (let read = 1; read <= 20; read++) expect((await buildEnv(build, deployment.id)).status).toBe(200);
+    const refused = await buildEnv(build, deployment.id);
+    expect(refused.status).toBe(409);
+    expect((refused.body as { message: string }).message).toContain('read 20 times');
+    const { events } = (await call(`${gateway.baseUrl}/deployments/${deployment.id}/events`, { key }))
+      .body as { events: Record<string, unknown>[] };
+    expect(events.filter((event) => event.type === 'build-env-read')).toHaveLength(20);
+    // Terminal, it answers for its status as before.
+    await call(`${gateway.baseUrl}/deployments/${deployment.id}/cancel`, { method: 'POST', key });
+    expect((await buildEnv(build, deployment.id)).body).toMatchObject({
+      message: expect.stringContaining('canceled'),
+    });
+  });
 });
 
 describe('storage', () => {

@@ -7,6 +7,7 @@ import { tableName } from '../../shared/db/tables.ts';
 import { newId } from '../../shared/model/ids.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
+import { builderOf } from '../support/resources.ts';
 import { newCaller } from '../support/users.ts';
 
 // The rest of a project's life: changed with PATCH, gone with DELETE, its deployments with it.
@@ -167,7 +168,7 @@ describe('DELETE /projects/{id}', () => {
       for (const text of ['one', 'two', 'three']) {
         const appended = await call(`${gateway.baseUrl}/deployments/${id}/logs`, {
           method: 'POST',
-          key,
+          key: await builderOf(gateway.baseUrl, key),
           json: { lines: [{ text }] },
         });
         expect(appended.status).toBe(201);

@@ -26,6 +26,7 @@ interface PathItem {
 }
 interface Document {
   paths: Record<string, PathItem>;
+  webhooks: Record<string, { post: { parameters: { in: string; name: string; required?: boolean }[] } }>;
   'x-unmatched-requests': Record<string, Record<string, Reference>>;
 }
 
@@ -180,4 +181,40 @@ export function assertDocumented(exchange: Exchange): void {
   throw new Error(
     `The OpenAPI document does not describe the answer to ${exchange.method} ${exchange.url}: ${exchange.status} ${body}\n- ${problems.join('\n- ')}`,
   );
+}
+
+/**
+ * Throws, naming every difference, unless the document's `webhooks` describe this delivery: an entry
+ * for its `type`, every header the entry requires, and a body that matches the entry's schema.
+ */
+export function assertWebhookDocumented(body: string, headers: Record<string, unknown>): void {
+  let event: { type?: unknown };
+  try {
+    event = JSON.parse(body) as { type?: unknown };
+  } catch {
+    throw new Error(`A webhook delivery whose body is not JSON: ${body.slice(0, 200)}`);
+  }
+  const type = String(event.type);
+  const entry = document.webhooks[type];
+  if (!entry) throw new Error(`The OpenAPI document's webhooks have no entry for ${type}: ${body}`);
+  const problems = entry.post.parameters
+    .filter((parameter) => parameter.in === 'header' && parameter.required)
+    .filter((parameter) => typeof headers[parameter.name] !== 'string')
+    .map((parameter) => `header ${parameter.name} is missing`);
+  const validate = validatorAt(
+    `/webhooks/${escapeToken(type)}/post/requestBody/content/application~1json/schema`,
+  );
+  if (!validate(event)) {
+    problems.push(
+      ...(validate.errors ?? []).map((error) => {
+        const field = error.params.additionalProperty;
+        return `body${error.instancePath} ${error.message}${typeof field === 'string' ? `: ${field}` : ''}`;
+      }),
+    );
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `The OpenAPI document does not describe this ${type} delivery: ${body}\n- ${problems.join('\n- ')}`,
+    );
+  }
 }

@@ -23,7 +23,7 @@ function row(method: EndpointRoute['method'], path: string, handler: string): En
     path,
     handler,
     access: 'apiKey',
-    tables: { apiKeys: 'count', rateLimits: 'count', projects: 'read' },
+    tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'] },
     operationId: handler.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()),
     tag: 'Generated',
     summary: `${method} ${path}`,

@@ -31,3 +31,14 @@ export async function keyWith(baseUrl: string, key: string, scopes: string[]): P
   expect(response.status).toBe(201);
   return (response.body as { apiKey: string }).apiKey;
 }
+
+const builders = new Map<string, Promise<string>>();
+
+/** A `build` key of the same user (made once per key): what appends a deployment's log. */
+export function builderOf(baseUrl: string, key: string): Promise<string> {
+  const known = builders.get(key);
+  if (known) return known;
+  const made = keyWith(baseUrl, key, ['build']);
+  builders.set(key, made);
+  return made;
+}

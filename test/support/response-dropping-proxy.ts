@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 // the token's 10-minute window, or one sent again above the SDK): the store then judges it afresh.
 // With `containing`, only a request whose body holds every one of those strings is dropped (say a
 // project's id and the key of its head), so that one write among many of the same operation is hit.
+// With `failing`, every request for an operation is answered 500 (never forwarded) until it is
+// turned off: the store failing a write for a while.
 
 export interface ResponseDroppingProxy {
   /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
@@ -18,8 +20,10 @@ export interface ResponseDroppingProxy {
    * several), and only of one whose body contains every string of `containing`.
    */
   dropNext(operation: string | string[], options?: DropOptions): void;
-  /** Requests seen per operation, and how many of their answers were dropped. */
-  seen(operation: string): { requests: number; dropped: number };
+  /** Answers every request for `operation` with a 500 from now on (`false`: forwards them again). */
+  failing(operation: string, on: boolean): void;
+  /** Requests seen per operation, and how many of their answers were dropped or failed. */
+  seen(operation: string): { requests: number; dropped: number; failed: number };
   close(): Promise<void>;
 }
 
@@ -48,9 +52,10 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     );
     return index === -1 ? undefined : { rule: rules[index] as DropRule, index };
   };
-  const stats = new Map<string, { requests: number; dropped: number }>();
+  const failed = new Set<string>();
+  const stats = new Map<string, { requests: number; dropped: number; failed: number }>();
   const statsOf = (operation: string) => {
-    const found = stats.get(operation) ?? { requests: 0, dropped: 0 };
+    const found = stats.get(operation) ?? { requests: 0, dropped: 0, failed: 0 };
     stats.set(operation, found);
     return found;
   };
@@ -63,6 +68,17 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     counted.requests++;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (failed.has(operation)) {
+      counted.failed++;
+      res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(
+        JSON.stringify({
+          __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+          message: 'failing on purpose',
+        }),
+      );
+      return;
+    }
     let body = Buffer.concat(chunks);
     const text = body.toString('utf8');
     const toDrop = ruleFor(operation, text, 'armed');
@@ -109,6 +125,10 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
         forgetToken: options.forgetToken ?? false,
         state: 'armed',
       });
+    },
+    failing: (operation, on) => {
+      if (on) failed.add(operation);
+      else failed.delete(operation);
     },
     seen: (operation) => ({ ...statsOf(operation) }),
     close: () =>

@@ -1,8 +1,11 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { assertWebhookDocumented } from './contract.ts';
 
 // A webhook receiver on loopback: it keeps every request and answers each with the next status of
-// its script (the last one repeats), so a test can fail a delivery twice and then accept it.
+// its script (the last one repeats), so a test can fail a delivery twice and then accept it. Every
+// delivery is checked against the document's `webhooks` entry for its type when a test waits for it
+// (the contract test of the payloads, as test/support/http.ts's is of the answers).
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -40,6 +43,7 @@ export async function startReceiver(statuses: readonly number[] = [204]): Promis
         if (Date.now() > deadline) throw new Error(`expected ${count} webhooks, received ${received.length}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      for (const { body, headers } of received) assertWebhookDocumented(body, headers);
       return received;
     },
     close: () =>

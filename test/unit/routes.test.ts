@@ -50,8 +50,8 @@ describe('the route table', () => {
 
   it('grants the key and counter tables to every key-protected route, which writes them on each request', () => {
     for (const route of routes.filter((candidate) => candidate.access === 'apiKey')) {
-      expect(['count', 'update', 'write']).toContain(route.tables.apiKeys);
-      expect(route.tables.rateLimits).toBe('count');
+      expect(route.tables.apiKeys).toContain('UpdateItem');
+      expect(route.tables.rateLimits).toEqual(['UpdateItem']);
     }
   });
 
@@ -59,7 +59,7 @@ describe('the route table', () => {
     for (const route of routes) {
       expect({ route: route.path, idempotency: route.tables.idempotency }).toEqual({
         route: route.path,
-        idempotency: takesIdempotencyKey(route) ? 'write' : undefined,
+        idempotency: takesIdempotencyKey(route) ? ['PutItem', 'UpdateItem'] : undefined,
       });
     }
   });

@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -26,12 +27,24 @@ export async function readCredentials(env: NodeJS.ProcessEnv): Promise<Credentia
   }
 }
 
-/** Writes the file readable by its owner only (0600, in a 0700 folder), whatever was there before. */
+/**
+ * Writes the file readable by its owner only (0600, in a 0700 folder), whatever was there before: the
+ * key goes into a new file that is 0600 from its creation, which then replaces the old one, so it is
+ * never in a file someone else could open (an old file's wider mode, or a reader holding it open).
+ */
 export async function writeCredentials(env: NodeJS.ProcessEnv, credentials: Credentials): Promise<string> {
   const path = credentialsPath(env);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  await chmod(path, 0o600);
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await chmod(folder, 0o700);
+  const fresh = join(folder, `.credentials-${randomUUID()}.json`);
+  try {
+    await writeFile(fresh, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    await rename(fresh, path);
+  } catch (error) {
+    await rm(fresh, { force: true });
+    throw error;
+  }
   return path;
 }
 

@@ -1,5 +1,7 @@
 import { errorOf } from './errors.ts';
+import { type FollowEvent, type FollowOptions, follow } from './follow.ts';
 import { type Groups, type OperationRow, operationTable } from './generated/operations.ts';
+import { backoff, retryAfterMs, sleep } from './retry.ts';
 import type { RequestOptions } from './types.ts';
 
 export interface ClientOptions {
@@ -20,23 +22,6 @@ type Query = Record<string, string | number | boolean | readonly string[] | null
 type Page = Record<string, unknown> & { nextCursor?: string | null };
 
 const RETRIED = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.reason !== undefined && signal.aborted ? reject(signal.reason) : resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
-/** Retry-After in milliseconds: seconds, or an HTTP date. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const ms = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - Date.now();
-  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
-}
 
 /** A new Idempotency-Key: a UUID where the platform has one (Node, Deno, Bun, secure pages). */
 function newIdempotencyKey(): string {
@@ -69,6 +54,20 @@ class Client {
       (groups[row.group] as Record<string, unknown>)[row.name] = (...args: unknown[]) =>
         this.#method(row, args);
     }
+    // The one method the table cannot make: it streams (src/follow.ts).
+    groups.deployments ??= {};
+    groups.deployments.follow = (id, options) => this.#follow(id as string, options as FollowOptions);
+  }
+
+  /** `deployments.follow`: the log stream, opened again after the last line whenever it ends early. */
+  #follow(id: string, options?: FollowOptions): AsyncGenerator<FollowEvent, void> {
+    const url = `${this.baseUrl}/deployments/${encodeURIComponent(id)}/logs`;
+    return follow((lastEventId, signal) => {
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+      if (lastEventId > 0) headers['last-event-id'] = String(lastEventId);
+      return this.#fetch(url, { headers, signal: signal ?? null });
+    }, options);
   }
 
   /** Sorts a method's arguments (path parameters, body, query, options) and makes the call or the list. */
@@ -127,20 +126,19 @@ class Client {
     const maxRetries = retried ? (options.maxRetries ?? this.#maxRetries) : 0;
 
     for (let attempt = 0; ; attempt += 1) {
-      const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
       let response: Response;
       try {
         response = await this.#fetch(url, init);
       } catch (error) {
         if (attempt >= maxRetries || options.signal?.aborted) throw error;
-        await sleep(backoff, options.signal);
+        await sleep(backoff(attempt), options.signal);
         continue;
       }
       if (response.ok) return this.#reply(row, response);
       if (attempt >= maxRetries || (response.status !== 429 && response.status < 500))
         throw await errorOf(response);
       await response.body?.cancel();
-      await sleep(retryAfterMs(response.headers.get('retry-after')) ?? backoff, options.signal);
+      await sleep(retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt), options.signal);
     }
   }
 
@@ -161,5 +159,14 @@ class Client {
  * A client of both servers: `client.<group>.<method>(...)`, one method per operation of the document,
  * grouped by tag (`client.projects.list()`, `client.auth.login({ email, password })`).
  */
-export type PlatformClient = Client & Groups;
+export type PlatformClient = Client &
+  Omit<Groups, 'deployments'> & {
+    deployments: Groups['deployments'] & {
+      /**
+       * Follows a build as it happens (`GET {base_url}/deployments/{id}/logs`, `text/event-stream`): its
+       * status, every log line once and in order, then `end`. Reconnects by itself with `Last-Event-ID`.
+       */
+      follow(id: string, options?: FollowOptions): AsyncGenerator<FollowEvent, void>;
+    };
+  };
 export const PlatformClient = Client as new (options: ClientOptions) => PlatformClient;

@@ -90,6 +90,26 @@ describe('streamedEndpoint', () => {
     expect(finished).toBe(true);
     expect(produced).toBeLessThan(10);
   });
+  it('leaves no listener behind on the stream after each wait for it to drain', async () => {
+    // A reader slower than the writer: each chunk fills the stream, and the writer waits for `drain`.
+    const slow = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, done) {
+        setImmediate(done);
+      },
+    });
+    const listeners: number[] = [];
+    async function* many() {
+      for (let n = 0; n < 20; n++) {
+        listeners.push(slow.listenerCount('close') + slow.listenerCount('drain'));
+        yield `event: n\ndata: ${n}\n\n`;
+      }
+    }
+    const entry = streamedEndpoint(async () => ({ statusCode: 200, headers: {}, body: '', events: many() }));
+    await entry(event, slow, context);
+    // As many as before the first wait: every wait took its own listeners away again.
+    expect(new Set(listeners.slice(1))).toEqual(new Set([listeners[0]]));
+  });
 });
 
 describe('streamedEndpoint, when the events fail after the answer began', () => {

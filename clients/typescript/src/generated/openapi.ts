@@ -192,7 +192,7 @@ export interface paths {
         /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`) */
         get: operations["listDeploymentLogs"];
         put?: never;
-        /** Append lines to a deployment's build log while it is queued or building (secret values masked as `***`) */
+        /** Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`) */
         post: operations["appendDeploymentLogs"];
         delete?: never;
         options?: never;
@@ -545,7 +545,228 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "deployment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `deployment.created` event
+         * @description A deployment was created (`queued`).
+         */
+        post: operations["deploymentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.building": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `deployment.building` event
+         * @description A deployment moved to `building`.
+         */
+        post: operations["deploymentBuildingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `deployment.ready` event
+         * @description A deployment moved to `ready`.
+         */
+        post: operations["deploymentReadyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.error": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `deployment.error` event
+         * @description A deployment moved to `error`.
+         */
+        post: operations["deploymentErrorWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deployment.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `deployment.canceled` event
+         * @description A deployment moved to `canceled`.
+         */
+        post: operations["deploymentCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `project.created` event
+         * @description A project was created.
+         */
+        post: operations["projectCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `project.updated` event
+         * @description A project was changed (not its production pointer).
+         */
+        post: operations["projectUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `project.deleted` event
+         * @description A project was deleted: `data` is the project as it was.
+         */
+        post: operations["projectDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.production_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `project.production_changed` event
+         * @description The project's production pointer moved (automatically, by a promote or by a rollback).
+         */
+        post: operations["projectProductionChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.env.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `project.env.updated` event
+         * @description The project's environment variables changed.
+         */
+        post: operations["projectEnvUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `ping` event
+         * @description A test delivery (`POST /webhooks/{id}/test`).
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -902,6 +1123,227 @@ export interface components {
             email: string;
             password: string;
         };
+        /** @description A deployment was created (`queued`). */
+        DeploymentCreatedEvent: {
+            /** @constant */
+            type: "deployment.created";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Deployment"];
+        };
+        /**
+         * @description One deployment of a project. A new deployment is `queued`; it moves `queued → building → ready | error`, or `queued | building → canceled`, and terminal states never change. The optional fields appear as they happen.
+         * @example {
+         *       "id": "dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M",
+         *       "projectId": "prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A",
+         *       "branch": "main",
+         *       "status": "queued",
+         *       "target": "production",
+         *       "createdAt": "2026-11-22T09:16:03.456Z",
+         *       "updatedAt": "2026-11-22T09:16:03.456Z"
+         *     }
+         */
+        Deployment: {
+            /**
+             * @description `dpl_` and a ULID: opaque to clients, sorts by creation time
+             * @example dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M
+             */
+            id: string;
+            /**
+             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
+             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
+             */
+            projectId: string;
+            branch: string;
+            /** @enum {string} */
+            status: "queued" | "building" | "ready" | "error" | "canceled";
+            /**
+             * @description `production` when its branch is the project's production branch (unless created with another `target`), else `preview`. It picks the environment variables it builds with, and only `production` deployments become production by themselves.
+             * @enum {string}
+             */
+            target: "production" | "preview";
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description When it started building; absent until then. */
+            buildingAt?: components["schemas"]["Timestamp"];
+            /** @description When it became `ready`. */
+            readyAt?: components["schemas"]["Timestamp"];
+            /** @description When it failed (`error`). */
+            erroredAt?: components["schemas"]["Timestamp"];
+            /** @description When it was canceled. */
+            canceledAt?: components["schemas"]["Timestamp"];
+            /** @description The message of the report that moved it to `error`, when it had one. */
+            errorMessage?: string;
+            /** @description Where it is served (https), as last reported. */
+            url?: string;
+            /** @description The commit it builds, as reported (or copied from the deployment it redeploys). */
+            commitSha?: string;
+            /**
+             * @description The deployment this one redeploys (same project, branch and commit).
+             * @example dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M
+             */
+            redeployOf?: string;
+        };
+        /** @description A deployment moved to `building`. */
+        DeploymentBuildingEvent: {
+            /** @constant */
+            type: "deployment.building";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Deployment"];
+        };
+        /** @description A deployment moved to `ready`. */
+        DeploymentReadyEvent: {
+            /** @constant */
+            type: "deployment.ready";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Deployment"];
+        };
+        /** @description A deployment moved to `error`. */
+        DeploymentErrorEvent: {
+            /** @constant */
+            type: "deployment.error";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Deployment"];
+        };
+        /** @description A deployment moved to `canceled`. */
+        DeploymentCanceledEvent: {
+            /** @constant */
+            type: "deployment.canceled";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Deployment"];
+        };
+        /** @description A project was created. */
+        ProjectCreatedEvent: {
+            /** @constant */
+            type: "project.created";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Project"];
+        };
+        /**
+         * @description A project: what gets deployed. `repository` is an https URL, `owner/name` or null.
+         * @example {
+         *       "id": "prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A",
+         *       "name": "web",
+         *       "repository": "acme/web",
+         *       "productionBranch": "main",
+         *       "production": null,
+         *       "autoPromotion": true,
+         *       "createdAt": "2026-11-22T09:15:42.123Z",
+         *       "updatedAt": "2026-11-22T09:15:42.123Z"
+         *     }
+         */
+        Project: {
+            /**
+             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
+             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
+             */
+            id: string;
+            name: string;
+            repository: string | null;
+            productionBranch: string;
+            /** @description The deployment live in production; null until one becomes production. */
+            production: components["schemas"]["ProductionPointer"] | null;
+            /** @description Whether a `production` deployment that becomes ready (and is newer than the current one) becomes production by itself. A rollback turns it off; a promote turns it on again. */
+            autoPromotion: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The project's production deployment.
+         * @example {
+         *       "deploymentId": "dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M",
+         *       "url": "https://web-4f2a.example.app",
+         *       "promotedAt": "2026-11-22T09:18:40.000Z",
+         *       "reason": "auto"
+         *     }
+         */
+        ProductionPointer: {
+            /**
+             * @description `dpl_` and a ULID: opaque to clients, sorts by creation time
+             * @example dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M
+             */
+            deploymentId: string;
+            /** @description Where that deployment is served, as last reported; null when it reported none. */
+            url: string | null;
+            promotedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description `auto`: a production deployment became ready, newer than the one before it; `promote`: promoted by `POST /projects/{id}/promote`; `rollback`: put back by `POST /projects/{id}/rollback`.
+             * @enum {string}
+             */
+            reason: "auto" | "promote" | "rollback";
+        };
+        /** @description A project was changed (not its production pointer). */
+        ProjectUpdatedEvent: {
+            /** @constant */
+            type: "project.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Project"];
+        };
+        /** @description A project was deleted: `data` is the project as it was. */
+        ProjectDeletedEvent: {
+            /** @constant */
+            type: "project.deleted";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Project"];
+        };
+        /** @description The project's production pointer moved (automatically, by a promote or by a rollback). */
+        ProjectProductionChangedEvent: {
+            /** @constant */
+            type: "project.production_changed";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["ProductionChange"];
+        };
+        /** @description A move of a project's production pointer: before, after, why, and the project after it. */
+        ProductionChange: {
+            /**
+             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
+             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
+             */
+            projectId: string;
+            reason: ("auto" | "promote" | "rollback") | null;
+            production: components["schemas"]["ProductionPointer"] | null;
+            /** @description The pointer before the move; null when the project had no production deployment. */
+            previousProduction: components["schemas"]["ProductionPointer"] | null;
+            project: components["schemas"]["Project"];
+        };
+        /** @description The project's environment variables changed. */
+        ProjectEnvUpdatedEvent: {
+            /** @constant */
+            type: "project.env.updated";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["EnvironmentChange"];
+        };
+        /** @description A change of a project's environment variables: the keys and targets it touched (for a replace, the new set), never a value. */
+        EnvironmentChange: {
+            /**
+             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
+             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
+             */
+            projectId: string;
+            /** @enum {string} */
+            change: "created" | "updated" | "deleted" | "replaced";
+            variables: {
+                key: string;
+                targets: ("production" | "preview" | "development")[];
+                /** @enum {string} */
+                type: "plain" | "secret";
+            }[];
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @description A test delivery (`POST /webhooks/{id}/test`). */
+        PingEvent: {
+            /** @constant */
+            type: "ping";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["WebhookPing"];
+        };
+        /** @description Sent by `POST /webhooks/{id}/test` to that subscription only. */
+        WebhookPing: {
+            /**
+             * @description `whk_` and a ULID: opaque to clients, sorts by creation time
+             * @example whk_01JD8Z6D4E5F6G7H8J9K0M1N2P
+             */
+            webhookId: string;
+        };
         /**
          * @description No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same).
          * @example {
@@ -971,59 +1413,6 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
-        };
-        /**
-         * @description A project: what gets deployed. `repository` is an https URL, `owner/name` or null.
-         * @example {
-         *       "id": "prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A",
-         *       "name": "web",
-         *       "repository": "acme/web",
-         *       "productionBranch": "main",
-         *       "production": null,
-         *       "autoPromotion": true,
-         *       "createdAt": "2026-11-22T09:15:42.123Z",
-         *       "updatedAt": "2026-11-22T09:15:42.123Z"
-         *     }
-         */
-        Project: {
-            /**
-             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
-             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
-             */
-            id: string;
-            name: string;
-            repository: string | null;
-            productionBranch: string;
-            /** @description The deployment live in production; null until one becomes production. */
-            production: components["schemas"]["ProductionPointer"] | null;
-            /** @description Whether a `production` deployment that becomes ready (and is newer than the current one) becomes production by itself. A rollback turns it off; a promote turns it on again. */
-            autoPromotion: boolean;
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-        };
-        /**
-         * @description The project's production deployment.
-         * @example {
-         *       "deploymentId": "dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M",
-         *       "url": "https://web-4f2a.example.app",
-         *       "promotedAt": "2026-11-22T09:18:40.000Z",
-         *       "reason": "auto"
-         *     }
-         */
-        ProductionPointer: {
-            /**
-             * @description `dpl_` and a ULID: opaque to clients, sorts by creation time
-             * @example dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M
-             */
-            deploymentId: string;
-            /** @description Where that deployment is served, as last reported; null when it reported none. */
-            url: string | null;
-            promotedAt: components["schemas"]["Timestamp"];
-            /**
-             * @description `auto`: a production deployment became ready, newer than the one before it; `promote`: promoted by `POST /projects/{id}/promote`; `rollback`: put back by `POST /projects/{id}/rollback`.
-             * @enum {string}
-             */
-            reason: "auto" | "promote" | "rollback";
         };
         /**
          * @description A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`).
@@ -1109,59 +1498,6 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
-        };
-        /**
-         * @description One deployment of a project. A new deployment is `queued`; it moves `queued → building → ready | error`, or `queued | building → canceled`, and terminal states never change. The optional fields appear as they happen.
-         * @example {
-         *       "id": "dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M",
-         *       "projectId": "prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A",
-         *       "branch": "main",
-         *       "status": "queued",
-         *       "target": "production",
-         *       "createdAt": "2026-11-22T09:16:03.456Z",
-         *       "updatedAt": "2026-11-22T09:16:03.456Z"
-         *     }
-         */
-        Deployment: {
-            /**
-             * @description `dpl_` and a ULID: opaque to clients, sorts by creation time
-             * @example dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M
-             */
-            id: string;
-            /**
-             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
-             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
-             */
-            projectId: string;
-            branch: string;
-            /** @enum {string} */
-            status: "queued" | "building" | "ready" | "error" | "canceled";
-            /**
-             * @description `production` when its branch is the project's production branch (unless created with another `target`), else `preview`. It picks the environment variables it builds with, and only `production` deployments become production by themselves.
-             * @enum {string}
-             */
-            target: "production" | "preview";
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-            /** @description When it started building; absent until then. */
-            buildingAt?: components["schemas"]["Timestamp"];
-            /** @description When it became `ready`. */
-            readyAt?: components["schemas"]["Timestamp"];
-            /** @description When it failed (`error`). */
-            erroredAt?: components["schemas"]["Timestamp"];
-            /** @description When it was canceled. */
-            canceledAt?: components["schemas"]["Timestamp"];
-            /** @description The message of the report that moved it to `error`, when it had one. */
-            errorMessage?: string;
-            /** @description Where it is served (https), as last reported. */
-            url?: string;
-            /** @description The commit it builds, as reported (or copied from the deployment it redeploys). */
-            commitSha?: string;
-            /**
-             * @description The deployment this one redeploys (same project, branch and commit).
-             * @example dpl_01JD8Z4B2C3D4E5F6G7H8J9K0M
-             */
-            redeployOf?: string;
         };
         /** @description A page of a project's production moves, newest first. */
         ProductionHistory: {
@@ -7318,6 +7654,325 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InternalError"];
                 };
+            };
+        };
+    };
+    deploymentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeploymentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentBuildingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeploymentBuildingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentReadyWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeploymentReadyEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentErrorWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeploymentErrorEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deploymentCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeploymentCanceledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectProductionChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectProductionChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectEnvUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectEnvUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

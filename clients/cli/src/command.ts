@@ -1,0 +1,35 @@
+import type { PlatformClient } from '@platform-api/client';
+import type { Flags, Option } from './flags.ts';
+import type { IO } from './io.ts';
+import type { Output } from './output.ts';
+
+// A command: its usage line, its positional arguments and flags, and what it does with a context.
+// A group of commands (`projects list|get|…`) is one module of commands/ exporting a `Commands`
+// record; commands/index.ts lists the groups.
+
+/** What a command runs with: its parsed input, its I/O and the API. */
+export interface Context {
+  flags: Flags;
+  args: string[];
+  io: IO;
+  /** The client with the key in effect; throws not_logged_in when there is none. */
+  client(): Promise<PlatformClient>;
+  /** A client without a key, on the servers in effect. */
+  anonymous(): Promise<PlatformClient>;
+  /** Asks before something that cannot be undone, unless --yes; refuses without a terminal. */
+  confirm(what: string): Promise<void>;
+  /** A line of progress, as it happens: on stderr when stdout is for --json, else on stdout. */
+  progress(line: string): void;
+}
+
+export interface Command {
+  /** After `platform `: the words, the arguments, the flags. */
+  usage: string;
+  /** The names of its positional arguments (exactly these many). */
+  args?: string[];
+  options?: Record<string, Option>;
+  run(context: Context): Promise<Output>;
+}
+
+/** Commands by their words: `'projects list'`, `deploy`. */
+export type Commands = Record<string, Command>;

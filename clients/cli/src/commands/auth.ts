@@ -1,0 +1,61 @@
+import { PlatformError } from '@platform-api/client';
+import type { Commands } from '../command.ts';
+import { forgetCredentials, writeCredentials } from '../credentials.ts';
+import { CliError, string } from '../flags.ts';
+
+// `platform login` and `platform logout`: the key a user's commands run with, kept in a file only its
+// owner can read.
+
+export const authCommands: Commands = {
+  login: {
+    usage: 'login [--email <email>] [--password <password>] [--print-key]',
+    options: { email: { type: 'string' }, password: { type: 'string' }, 'print-key': { type: 'boolean' } },
+    async run({ flags, io, anonymous }) {
+      let email = string(flags, 'email') ?? io.env.PLATFORM_EMAIL;
+      let password = string(flags, 'password') ?? io.env.PLATFORM_PASSWORD;
+      if ((!email || !password) && !io.interactive) {
+        throw new CliError(
+          'usage_error',
+          'Give --email and --password (or PLATFORM_EMAIL and PLATFORM_PASSWORD): there is no terminal to ask on',
+        );
+      }
+      email ||= await io.ask('Email: ');
+      password ||= await io.askHidden('Password: ');
+      const client = await anonymous();
+      const result = await client.auth.login({ email, password });
+      const path = await writeCredentials(io.env, {
+        apiKey: result.apiKey,
+        baseUrl: client.baseUrl,
+        backendUrl: client.backendUrl,
+        email: result.user.email,
+        expiresAt: result.expiresAt,
+      });
+      const { apiKey, ...shown } = result;
+      return {
+        json: flags['print-key'] ? result : shown,
+        text: `Logged in as ${result.user.email}; the key expires ${result.expiresAt} and is stored in ${path}${flags['print-key'] ? `\n${apiKey}` : ''}`,
+      };
+    },
+  },
+  logout: {
+    usage: 'logout',
+    async run({ io, client }) {
+      const api = await client();
+      let revoked = true;
+      try {
+        await api.auth.logout();
+      } catch (error) {
+        // Expired or already revoked: nothing is left to revoke, the local copy still goes.
+        if (!(error instanceof PlatformError && error.status === 401)) throw error;
+        revoked = false;
+      }
+      await forgetCredentials(io.env);
+      return {
+        json: { loggedOut: true, revoked },
+        text: revoked
+          ? 'Logged out: the key is revoked and forgotten'
+          : 'Logged out: the key had already expired',
+      };
+    },
+  },
+};

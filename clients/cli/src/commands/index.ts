@@ -1,0 +1,23 @@
+import type { Commands } from '../command.ts';
+import { authCommands } from './auth.ts';
+import { deploymentCommands } from './deployments.ts';
+import { envCommands } from './env.ts';
+import { keyCommands } from './keys.ts';
+import { logCommands } from './logs.ts';
+import { productionCommands } from './production.ts';
+import { projectCommands } from './projects.ts';
+import { webhookCommands } from './webhooks.ts';
+
+// Every command, by group, in the order `platform --help` lists them. A new group (teams, tokens,
+// audit, domains) is a module of its own beside these, exporting its `Commands`, and one line here.
+
+export const commands: Commands = {
+  ...authCommands,
+  ...projectCommands,
+  ...deploymentCommands,
+  ...productionCommands,
+  ...logCommands,
+  ...keyCommands,
+  ...envCommands,
+  ...webhookCommands,
+};

@@ -1,0 +1,36 @@
+import { followBuild, logLine } from '../build-log.ts';
+import type { Commands } from '../command.ts';
+import { collect, integer, LIST_OPTIONS } from '../flags.ts';
+
+// `platform logs <id>`: a deployment's build log, read, or followed until the deployment is terminal.
+
+export const logCommands: Commands = {
+  logs: {
+    usage: 'logs <deployment id> [--follow] [--since <seq>] [--limit <n>]',
+    args: ['deployment'],
+    options: { ...LIST_OPTIONS, follow: { type: 'boolean', short: 'f' }, since: { type: 'string' } },
+    async run({ args: [id = ''], flags, client, progress }) {
+      const api = await client();
+      const since = integer(flags, 'since') ?? 0;
+      if (!flags.follow) {
+        const lines = await collect(api.logs.listForDeployment(id, { since, limit: 100 }), flags);
+        return { json: { lines }, text: lines.map(logLine).join('\n') };
+      }
+      // The lines as they come (on stderr with --json), then the final status.
+      let lines = 0;
+      const status = await followBuild(api, id, {
+        since,
+        print(event) {
+          if (event.type !== 'log') return;
+          lines += 1;
+          progress(logLine(event));
+        },
+      });
+      return {
+        json: { id, status, lines },
+        text: `Deployment ${id} is ${status}`,
+        exitCode: status === 'ready' ? 0 : 1,
+      };
+    },
+  },
+};

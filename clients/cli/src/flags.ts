@@ -1,0 +1,78 @@
+// Flag parsing shared by every command: the flags every command takes, readers of a parsed value,
+// and the CLI's own error (in the API's error shape).
+
+export type Flags = Record<string, string | boolean | undefined>;
+export type Option = { type: 'string' | 'boolean'; short?: string };
+
+/** An error of the CLI itself, in the API's error shape; exit code 2 unless it stands for an API answer. */
+export class CliError extends Error {
+  readonly code: 'usage_error' | 'not_logged_in' | 'not_found' | 'timeout';
+  readonly exitCode: number;
+
+  constructor(code: CliError['code'], message: string, exitCode = 2) {
+    super(message);
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+/** The flags every command takes. */
+export const GLOBAL_OPTIONS: Record<string, Option> = {
+  json: { type: 'boolean' },
+  yes: { type: 'boolean', short: 'y' },
+  help: { type: 'boolean', short: 'h' },
+  'api-url': { type: 'string' },
+  'backend-url': { type: 'string' },
+};
+/** The global flags that take a value (the command finder skips it). */
+export const GLOBAL_VALUES = ['--api-url', '--backend-url'];
+
+/** What every list command takes. */
+export const LIST_OPTIONS: Record<string, Option> = { limit: { type: 'string' } };
+
+export const string = (flags: Flags, name: string): string | undefined => {
+  const value = flags[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export const required = (flags: Flags, name: string): string => {
+  const value = string(flags, name);
+  if (value === undefined) throw new CliError('usage_error', `--${name} is required`);
+  return value;
+};
+
+export const integer = (flags: Flags, name: string): number | undefined => {
+  const value = string(flags, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value))
+    throw new CliError('usage_error', `--${name} must be a whole number, not ${value}`);
+  return Number(value);
+};
+
+/** `a,b` as `['a', 'b']`. */
+export const list = (value: string | undefined) => value?.split(',').map((item) => item.trim());
+
+/** Keeps the fields that were given, so that PATCH and POST bodies carry no undefined. */
+export const defined = <T extends Record<string, unknown>>(value: T) =>
+  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+
+/** `15m`, `90s`, `1h`, `500ms`, or seconds, in milliseconds. */
+export function duration(flags: Flags, name: string, fallback: string): number {
+  const text = string(flags, name) ?? fallback;
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(text);
+  if (!match) throw new CliError('usage_error', `--${name} must be like 90s, 15m or 1h, not ${text}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's'] ?? 1000;
+  return Number(match[1]) * unit;
+}
+
+/** Collects a list's items, every page or the first --limit. */
+export async function collect<T>(items: AsyncIterable<T>, flags: Flags): Promise<T[]> {
+  const limit = integer(flags, 'limit') ?? Number.POSITIVE_INFINITY;
+  const all: T[] = [];
+  if (limit === 0) return all;
+  for await (const item of items) {
+    all.push(item);
+    if (all.length >= limit) break;
+  }
+  return all;
+}

@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { BenchRequest } from '../bench/requests.ts';
+import type { BenchSetup } from '../bench/setup.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { overrideSettings } from '../support/settings.ts';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+// Every function's grants, both ways: each route's happy path (the bench's one successful request per
+// route, test/bench/requests.ts) and each consumer's (the stream and queue work those requests cause)
+// run under the local run's IAM (infra/local/iam), which notes each permission a call used and refuses
+// what was not granted. The test fails on a call refused (granted too little: AWS would answer it
+// with AccessDenied) and on a permission granted and never used (granted too much), except the few
+// kept on purpose below, each with its reason.
+
+type Enforcement = typeof import('../../infra/local/iam/enforce.ts');
+type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
+type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
+
+/**
+ * Permissions granted that the happy paths do not use, by function, and why each stays. Every entry
+ * is a path a request or a record can take in AWS that this tour does not take.
+ */
+const KEPT_ON_PURPOSE: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'get-build-env': {
+    'dynamodb:GetItem projects':
+      "a deployment made before targets were stored builds for its branch's target, read from its project",
+  },
+  'auto-promote': {
+    'dynamodb:UpdateItem projects':
+      "it moves production only when the ready report's own move failed (test/integration/auto-promotion.test.ts runs that under these grants)",
+    'dynamodb:PutItem environment': 'the history entry of that move, in the same transaction',
+  },
+  register: {
+    'dynamodb:GetItem users':
+      "a taken email is read, to tell the retry of one's own registration (its answer lost) from another's",
+  },
+  login: {
+    'dynamodb:UpdateItem users':
+      'a password hashed with weaker parameters than today is hashed again at its next login',
+  },
+};
+
+let gateway: TestGateway;
+let queue: LocalQueue;
+let poller: StreamPoller;
+let receiver: WebhookReceiver;
+let enforcement: Enforcement;
+let restoreSettings: () => void;
+let data: BenchSetup;
+
+/** The bench's owner and the owners it makes for webhook creation: the records this file's poller takes. */
+const ownedByTour = (record: DynamoDBRecord): boolean => {
+  const image = record.dynamodb?.NewImage ?? record.dynamodb?.OldImage;
+  return image?.ownerId?.S === data?.ownerId;
+};
+
+beforeAll(async () => {
+  restoreSettings = overrideSettings({
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
+    WEBHOOK_RETRY_BASE_SECONDS: '0.002',
+  });
+  const { startGateway } = await import('../support/gateway.ts');
+  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
+  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
+  const { makeBenchData } = await import('../bench/setup.ts');
+  enforcement = await import('../../infra/local/iam/enforce.ts');
+  gateway = await startGateway();
+  queue = startLocalWebhookQueue(deliverySettings);
+  receiver = await startReceiver();
+  data = await makeBenchData(gateway.backendUrl, 1);
+  poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
+    accepts: ownedByTour,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await poller?.stop();
+  queue?.stop();
+  await receiver?.close();
+  await gateway?.close();
+  restoreSettings();
+});
+
+/** Gives a project a plain and a secret variable, and a deployment (their snapshot) with a build log line. */
+async function furnish(projectId: string): Promise<{ deploymentId: string; buildKey: string }> {
+  const variables = await Promise.all(
+    (['plain', 'secret'] as const).map((type) =>
+      call(`${gateway.baseUrl}/projects/${projectId}/env`, {
+        method: 'POST',
+        key: data.adminKey,
+        json: { key: `TOUR_${randomUUID().slice(0, 8).toUpperCase()}`, value: `${type} value`, type },
+      }),
+    ),
+  );
+  const deployment = await call(`${gateway.baseUrl}/deployments`, {
+    method: 'POST',
+    key: data.adminKey,
+    json: { projectId },
+  });
+  const builder = await data.issueKey(undefined, ['build']);
+  const log = await call(`${gateway.baseUrl}/deployments/${(deployment.body as { id: string }).id}/logs`, {
+    method: 'POST',
+    key: builder.apiKey,
+    json: { lines: [{ text: 'tour: building' }, { text: 'tour: built' }] },
+  });
+  expect([...variables.map(({ status }) => status), deployment.status, log.status]).toEqual([
+    201, 201, 201, 201,
+  ]);
+  return { deploymentId: (deployment.body as { id: string }).id, buildKey: builder.apiKey };
+}
+
+/** Removes a project's item alone, as a DELETE does first, leaving the rest to the purge. */
+async function removeProjectItem(projectId: string): Promise<void> {
+  const { db } = await import('../../shared/db/client.ts');
+  const { tableName } = await import('../../shared/db/tables.ts');
+  const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+  await db.send(
+    new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: data.ownerId, id: projectId } }),
+  );
+}
+
+/** Waits until `ready` holds, polling; fails naming `what` after `timeoutMs`. */
+async function eventually(what: string, ready: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it('drives every route and consumer under its grants: nothing refused, nothing granted unused', async () => {
+  const { routes, takesIdempotencyKey } = await import('../../shared/routes.ts');
+  const { consumerHandlers } = await import('../../shared/consumers.ts');
+  const { functionGrants } = await import('../../infra/grants.ts');
+  const { permissionsOf } = await import('../../infra/local/iam/policy.ts');
+  const { disposablesFor } = await import('../bench/setup.ts');
+  const { requestFor } = await import('../bench/requests.ts');
+
+  // The admin's webhook points at this file's receiver: its deliveries are the queue consumer's work.
+  const hook = await call(`${gateway.baseUrl}/webhooks`, {
+    method: 'POST',
+    key: data.adminKey,
+    json: { url: receiver.url, events: ['*'] },
+  });
+  expect(hook.status).toBe(201);
+  const webhookId = (hook.body as { webhook: { id: string } }).webhook.id;
+
+  // Variables on the project most requests name: its list opens the plain one.
+  await furnish(data.projectId);
+
+  const answers: { route: string; status: number; expected: number[] }[] = [];
+  const send = async (name: string, request: BenchRequest, headers: Record<string, string> = {}) => {
+    const response = await call(`${gateway.backendUrl}${request.path}`, {
+      method: request.method,
+      headers,
+      ...(request.key === undefined ? {} : { key: request.key }),
+      ...(request.body === undefined ? {} : { json: request.body }),
+    });
+    answers.push({ route: name, status: response.status, expected: request.expected });
+  };
+  for (const route of routes) {
+    const name = `${route.method} ${route.path}`;
+    const disposables = await disposablesFor(route, data, 0);
+    // A project that is deleted has what projects have: its deployments, their logs, its variables.
+    if (route.method === 'DELETE' && route.path === '/projects/{id}' && disposables.projectId)
+      await furnish(disposables.projectId);
+    const request = requestFor(route, { ...data, webhookId }, 0, disposables);
+    // Every POST of the versioned API as clients that retry send it: with an Idempotency-Key.
+    await send(name, request, takesIdempotencyKey(route) ? { 'Idempotency-Key': randomUUID() } : {});
+    // And every keyed route as a stranger calls it: counted per source address, then 401.
+    if (route.access === 'apiKey')
+      await send(`${name} without a valid key`, { ...request, key: 'not-a-key', expected: [401] });
+  }
+
+  // Paths of the same functions that the bench's requests do not take: a build reading the secrets
+  // it builds with, and a production deployment becoming ready (and production).
+  const built = await furnish(data.projectId);
+  await send('GET /deployments/{id}/build-env with secrets', {
+    method: 'GET',
+    path: `/v1/deployments/${built.deploymentId}/build-env`,
+    key: built.buildKey,
+    expected: [200],
+  });
+  for (const deploymentId of [built.deploymentId, (await furnish(data.projectId)).deploymentId]) {
+    for (const status of ['building', 'ready'])
+      await send(`POST /deployments/{id}/events ${status}`, {
+        method: 'POST',
+        path: `/v1/deployments/${deploymentId}/events`,
+        key: data.adminKey,
+        body: { status },
+        expected: [200],
+      });
+  }
+
+  // A redeploy reads the deployment it repeats; a change of a plain variable's targets alone shows its
+  // value, opened again; a list of deployments by project checks the project.
+  await send('POST /deployments redeploying', {
+    method: 'POST',
+    path: '/v1/deployments',
+    key: data.adminKey,
+    body: { redeployOf: built.deploymentId },
+    expected: [201],
+  });
+  const plain = await call(`${gateway.baseUrl}/projects/${data.projectId}/env`, { key: data.adminKey });
+  const plainId = (plain.body as { variables: { id: string; type: string }[] }).variables.find(
+    (variable) => variable.type === 'plain',
+  )?.id;
+  await send('PATCH /projects/{id}/env/{envId} targets alone', {
+    method: 'PATCH',
+    path: `/v1/projects/${data.projectId}/env/${plainId}`,
+    key: data.adminKey,
+    body: { targets: ['preview'] },
+    expected: [200],
+  });
+  await send('GET /deployments?projectId=', {
+    method: 'GET',
+    path: `/v1/deployments?projectId=${data.projectId}`,
+    key: data.adminKey,
+    expected: [200],
+  });
+
+  // The lists again, a page of one, now that each has more to show: the next page's cursor is signed.
+  for (const route of routes.filter((row) => row.secrets?.some((secret) => secret === 'cursorKey'))) {
+    const disposables = { ...(await disposablesFor(route, data, 0)), deploymentId: built.deploymentId };
+    const request = requestFor(route, { ...data, webhookId }, 0, disposables);
+    const path = `${request.path}${request.path.includes('?') ? '&' : '?'}limit=1`;
+    await send(`${route.method} ${route.path} a page of one`, { ...request, path });
+  }
+
+  // A project removed while it still had deployments (its DELETE ran out of time): the purge's work.
+  const leftover = String(await data.newProject());
+  await furnish(leftover);
+  await removeProjectItem(leftover);
+  // The consumers' work, caused by the requests above: a delivery, the deleted project's purge.
+  const used = enforcement.permissionsUsed();
+  await eventually('every consumer to run', () => consumerHandlers().every((handler) => used.has(handler)));
+  await eventually('the purge of the removed project', () =>
+    Boolean(used.get('purge-project')?.has('dynamodb:DeleteItem deploymentLogs')),
+  );
+  if (process.env.DUMP_GRANTS)
+    console.log(JSON.stringify(Object.fromEntries([...used].map(([k, v]) => [k, [...v].sort()])), null, 1));
+  await receiver.waitFor(1);
+  await queue.drained();
+
+  const functions = [...new Set([...routes.map((route) => route.handler), ...consumerHandlers()])];
+  const grantedUnused = Object.fromEntries(
+    functions
+      .map((handler): [string, string[]] => {
+        const kept = KEPT_ON_PURPOSE[handler] ?? {};
+        const usedHere = used.get(handler) ?? new Set<string>();
+        const unused = [...permissionsOf(functionGrants(handler))].filter(
+          (permission) => !usedHere.has(permission) && !(permission in kept),
+        );
+        return [handler, unused];
+      })
+      .filter(([, unused]) => unused.length > 0),
+  );
+  // One comparison, so that a failure shows every drift at once.
+  expect({
+    failedRequests: answers.filter(({ status, expected }) => !expected.includes(status)),
+    refused: enforcement.refusedCalls().map(({ functionName, action, message }) => ({
+      functionName,
+      action,
+      resource: /on resource: (\S+)/.exec(message)?.[1],
+    })),
+    grantedUnused,
+  }).toEqual({ failedRequests: [], refused: [], grantedUnused: {} });
+}, 120_000);
