@@ -27,6 +27,10 @@ const KEPT_ON_PURPOSE: Readonly<Record<string, Readonly<Record<string, string>>>
     'dynamodb:GetItem projects':
       "a deployment made before targets were stored builds for its branch's target, read from its project",
   },
+  'create-deployment': {
+    'dynamodb:UpdateItem projects':
+      "a project stored before its item carried its variables' head gets the copy at its first deployment (test/integration/variables-head-upgrade.test.ts)",
+  },
   'auto-promote': {
     'dynamodb:UpdateItem projects':
       "it moves production only when the ready report's own move failed (test/integration/auto-promotion.test.ts runs that under these grants)",

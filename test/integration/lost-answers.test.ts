@@ -1,5 +1,6 @@
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { keyWith } from '../support/resources.ts';
 import {
   type DropOptions,
   type ResponseDroppingProxy,
@@ -261,9 +262,10 @@ describe.each([
     const projectId = await newProject(key);
     const created = await post(key, '/deployments', { projectId });
     const { id } = created.body as { id: string };
-    await post(key, `/deployments/${id}/logs`, { lines: [{ text: 'one' }] });
+    const build = await keyWith(gateway.baseUrl, key, ['build']);
+    await post(build, `/deployments/${id}/logs`, { lines: [{ text: 'one' }] });
     const appended = await withLostAnswer([id, 'line#'], options, () =>
-      post(key, `/deployments/${id}/logs`, { lines: [{ text: 'two' }, { text: 'three' }] }),
+      post(build, `/deployments/${id}/logs`, { lines: [{ text: 'two' }, { text: 'three' }] }),
     );
     expect({ status: appended.status, body: appended.body }).toEqual({
       status: 201,
