@@ -42,12 +42,12 @@ function statementOf(grant: Grant, targets: GrantTargets): PolicyStatement | und
   switch (grant.service) {
     case 'dynamodb': {
       const table = targets.tables[grant.table];
-      if (grant.index !== undefined)
-        return new PolicyStatement({ actions, resources: [`${table.tableArn}/index/${grant.index}`] });
+      // A query of an index is a Query of its table in the table's metrics: both count for its alarms.
       const granted = grantedActions.get(table) ?? new Set<string>();
       for (const action of actions) granted.add(action);
       grantedActions.set(table, granted);
-      return new PolicyStatement({ actions, resources: [table.tableArn] });
+      const arn = grant.index === undefined ? table.tableArn : `${table.tableArn}/index/${grant.index}`;
+      return new PolicyStatement({ actions, resources: [arn] });
     }
     case 'kms': {
       const key = need(targets.environmentKey, 'the environment key');
