@@ -1,5 +1,4 @@
-import { HEAD_KEY as ENVIRONMENT_HEAD } from '#shared/db/environment-variables.ts';
-import type { TableKey } from '#shared/db/tables.ts';
+import { ENVIRONMENT_HEAD_KEY, type TableKey } from '#shared/db/tables.ts';
 import type { FunctionAccess, QueueKey } from './routes.ts';
 
 // The consumers: functions fed by DynamoDB streams or by a queue rather than by a route, listed
@@ -42,7 +41,7 @@ export const streamConsumers = [
   // environment variables changed (the environment table's head item: its variables, snapshots and
   // production history are other items of the table, and never reach the function).
   { handler: 'webhook-fan-out', streams: ['projects', 'deployments', 'environment'], tables: { webhooks: ['Query'] }, queues: ['webhookDeliveries'],
-    filters: { environment: { dynamodb: { Keys: { sk: { S: [ENVIRONMENT_HEAD] } } } } } },
+    filters: { environment: { dynamodb: { Keys: { sk: { S: [ENVIRONMENT_HEAD_KEY] } } } } } },
   // A removed project's deployments, which its DELETE could not remove within its own second.
   // The same calls as the DELETE's own purge.
   { handler: 'purge-project', streams: ['projects'], filters: { projects: { eventName: ['REMOVE'] } }, tables: { deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'] } },

@@ -6,7 +6,7 @@ import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { NO_VARIABLES, table as projectsTable, VARIABLES_HEAD } from './projects.ts';
-import { tableName } from './tables.ts';
+import { ENVIRONMENT_HEAD_KEY, tableName } from './tables.ts';
 
 // A project's environment variables (shared/db/tables.ts, `environment`). The set is versioned: its
 // variables live under `var#<version>#`, and the head item (`set`) names the current version. Every
@@ -23,7 +23,7 @@ import { tableName } from './tables.ts';
 
 const table = (): string => tableName('environment');
 
-export const HEAD_KEY = 'set';
+export const HEAD_KEY = ENVIRONMENT_HEAD_KEY;
 const variablePrefix = (version: string): string => `var#${version}#`;
 
 export interface Head {

@@ -210,6 +210,13 @@ export const tables = {
 
 export type TableKey = keyof typeof tables;
 
+/**
+ * The sort key of a project's head item in the environment table (its variables' current set). Here
+ * rather than in its entity module, which holds a client: the consumers' declarations filter the
+ * stream by it (shared/consumers.ts) without loading a store.
+ */
+export const ENVIRONMENT_HEAD_KEY = 'set';
+
 export const tableKeys = Object.keys(tables) as TableKey[];
 
 type IndexesOf<T> = T extends { indexes: infer I } ? I : Record<never, never>;
