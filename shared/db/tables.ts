@@ -47,10 +47,12 @@ export interface TableDefinition {
   /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
   ttlAttribute?: string;
   /**
-   * Users' data, which cannot be recomputed: the stack gives it point-in-time recovery and deletion
-   * protection and keeps it when the stack is deleted. Counters and cached answers do without.
+   * Point-in-time recovery (a restore to any second of the last 35 days), for users' data that a bad
+   * write could spoil and nothing could recompute; a table without it says why (the reason cdk-nag's
+   * DDB3 finding is acknowledged with). Every table, whatever this says, has deletion protection and
+   * is kept when the stack goes (infra/platform-stack.ts).
    */
-  keepsUserData: boolean;
+  pointInTimeRecovery: true | { omittedBecause: string };
   /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
   stream?: 'NEW_AND_OLD_IMAGES';
 }
@@ -73,7 +75,7 @@ export const tables = {
       retired: [{ name: 'byOwner', partitionKey: 'userId', sortKey: 'keyId' }],
     },
     ttlAttribute: 'expiresAt',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
   },
   /**
    * Responses of POSTs sent with an Idempotency-Key, one item per user and key (the id is a digest of
@@ -85,7 +87,10 @@ export const tables = {
     localName: 'platform-idempotency',
     partitionKey: 'id',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: {
+      omittedBecause:
+        'cached answers to idempotent POSTs, which expire within a day: losing them loses no user data',
+    },
   },
   /** Counters for callers without a valid key (per source address, per email): one item per window. */
   rateLimits: {
@@ -93,7 +98,10 @@ export const tables = {
     localName: 'platform-rate-limits',
     partitionKey: 'bucket',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: {
+      omittedBecause:
+        'rate counters of the current window, which expire within a day: losing them loses no user data',
+    },
   },
   /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
   users: {
@@ -101,7 +109,7 @@ export const tables = {
     localName: 'platform-users',
     partitionKey: 'pk',
     indexes: { byCreation: { partitionKey: 'listing', sortKey: 'id' } },
-    keepsUserData: true,
+    pointInTimeRecovery: true,
   },
   /** Projects by owner, ids sorting by creation time. */
   projects: {
@@ -109,7 +117,7 @@ export const tables = {
     localName: 'platform-projects',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -138,7 +146,7 @@ export const tables = {
         { name: 'unfinished', partitionKey: 'activeStatus', sortKey: 'id' },
       ],
     },
-    keepsUserData: true,
+    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -152,7 +160,7 @@ export const tables = {
     localName: 'platform-webhooks',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
   },
   /**
    * Projects' environment variables, one partition per project (`projectId`), sorted by `sk`:
@@ -171,7 +179,7 @@ export const tables = {
     localName: 'platform-environment',
     partitionKey: 'projectId',
     sortKey: 'sk',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -184,7 +192,10 @@ export const tables = {
     partitionKey: 'webhookId',
     sortKey: 'id',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: {
+      omittedBecause:
+        'the delivery log, written once per attempt and expired after 30 days: nothing rewrites it, so there is no bad write to undo',
+    },
   },
   /**
    * Deployments' build logs, one partition per deployment (`deploymentId`), sorted by `sk`:
@@ -204,7 +215,10 @@ export const tables = {
     partitionKey: 'deploymentId',
     sortKey: 'sk',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: {
+      omittedBecause:
+        'build logs, written once and expired after 30 days: nothing rewrites a line, and the table is the largest by bytes, which recovery bills by',
+    },
   },
 } as const satisfies Record<string, TableDefinition>;
 
