@@ -52,6 +52,7 @@ import { ProjectPurge } from './project-purge.ts';
 import { familyKeyOf, RouteFamily, type RouteFamilyProps, routeFamilies } from './route-family.ts';
 import { secretsExtensionLayer } from './secrets-extension.ts';
 import { StreamFailures } from './stream-failures.ts';
+import { withoutRecoveryBecause } from './tables-without-recovery.ts';
 import { WafLogging } from './waf-logging.ts';
 import { Webhooks } from './webhooks.ts';
 
@@ -349,7 +350,6 @@ export class PlatformStack extends Stack {
   }
 
   private addTable(key: TableKey, definition: TableDefinition): Table {
-    const recovery = definition.pointInTimeRecovery;
     const table = new Table(this, `${pascalCase(key)}Table`, {
       billingMode: BillingMode.PAY_PER_REQUEST,
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
@@ -360,14 +360,19 @@ export class PlatformStack extends Stack {
       // old one; the ids are pinned as well, below). A table left behind by a deleted stack costs
       // nothing but its storage, and TTL empties the disposable ones. Users' data also survives a bad
       // write (point-in-time recovery); the tables that do without say why (shared/db/tables.ts).
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: recovery === true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.pointInTimeRecovery },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
       stream: definition.stream ? StreamViewType[definition.stream] : undefined,
     });
     pinLogicalId(table, pinnedLogicalIds.tables[key]);
-    if (recovery !== true) {
-      Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason: recovery.omittedBecause });
+    if (!definition.pointInTimeRecovery) {
+      const reason = withoutRecoveryBecause[key];
+      if (!reason)
+        throw new Error(
+          `${key} has no point-in-time recovery and no reason why (infra/tables-without-recovery.ts)`,
+        );
+      Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
     }
     // One index change per table and deploy on a stack deployed before: infra/index-steps.ts.
     for (const index of indexesAtStep(definition, indexStepOf(this.node.tryGetContext('indexStep')))) {

@@ -48,11 +48,10 @@ export interface TableDefinition {
   ttlAttribute?: string;
   /**
    * Point-in-time recovery (a restore to any second of the last 35 days), for users' data that a bad
-   * write could spoil and nothing could recompute; a table without it says why (the reason cdk-nag's
-   * DDB3 finding is acknowledged with). Every table, whatever this says, has deletion protection and
-   * is kept when the stack goes (infra/platform-stack.ts).
+   * write could spoil and nothing could recompute; infra/tables-without-recovery.ts says why each
+   * other table does without. Every table has deletion protection and is kept when the stack goes.
    */
-  pointInTimeRecovery: true | { omittedBecause: string };
+  pointInTimeRecovery: boolean;
   /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
   stream?: 'NEW_AND_OLD_IMAGES';
 }
@@ -87,10 +86,7 @@ export const tables = {
     localName: 'platform-idempotency',
     partitionKey: 'id',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: {
-      omittedBecause:
-        'cached answers to idempotent POSTs, which expire within a day: losing them loses no user data',
-    },
+    pointInTimeRecovery: false,
   },
   /** Counters for callers without a valid key (per source address, per email): one item per window. */
   rateLimits: {
@@ -98,10 +94,7 @@ export const tables = {
     localName: 'platform-rate-limits',
     partitionKey: 'bucket',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: {
-      omittedBecause:
-        'rate counters of the current window, which expire within a day: losing them loses no user data',
-    },
+    pointInTimeRecovery: false,
   },
   /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
   users: {
@@ -192,10 +185,7 @@ export const tables = {
     partitionKey: 'webhookId',
     sortKey: 'id',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: {
-      omittedBecause:
-        'the delivery log, written once per attempt and expired after 30 days: nothing rewrites it, so there is no bad write to undo',
-    },
+    pointInTimeRecovery: false,
   },
   /**
    * Deployments' build logs, one partition per deployment (`deploymentId`), sorted by `sk`:
@@ -215,10 +205,7 @@ export const tables = {
     partitionKey: 'deploymentId',
     sortKey: 'sk',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: {
-      omittedBecause:
-        'build logs, written once and expired after 30 days: nothing rewrites a line, and the table is the largest by bytes, which recovery bills by',
-    },
+    pointInTimeRecovery: false,
   },
 } as const satisfies Record<string, TableDefinition>;
 

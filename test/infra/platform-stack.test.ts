@@ -519,7 +519,7 @@ describe('PlatformStack', () => {
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(definition.partitionKey, definition.sortKey),
         PointInTimeRecoverySpecification: {
-          PointInTimeRecoveryEnabled: definition.pointInTimeRecovery === true,
+          PointInTimeRecoveryEnabled: definition.pointInTimeRecovery,
         },
       });
       expect(table.Properties.TimeToLiveSpecification?.AttributeName).toBe(definition.ttlAttribute);
