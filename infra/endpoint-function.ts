@@ -43,6 +43,23 @@ export const LAMBDA_SUBSTITUTES: Readonly<Record<string, string>> = {
   '@aws-sdk/endpoint-cache': './infra/lambda/without-endpoint-cache.ts',
 };
 
+export const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+
+const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The command run after esbuild in `outputDir`, before CDK hashes the asset: the source map's sources
+ * named from the repository root, so that the asset's hash is the same wherever the commit is built
+ * (infra/source-maps.ts). Then the files `besideBundle` copied in.
+ */
+function afterBundling(outputDir: string, besideBundle: readonly string[] = []): string[] {
+  const script = join(repoRoot, 'infra', 'scripts', 'root-relative-source-map.ts');
+  return [
+    [process.execPath, script, join(outputDir, 'index.js.map'), repoRoot].map(shellQuoted).join(' '),
+    ...besideBundle.map((file) => `cp ${shellQuoted(file)} ${shellQuoted(outputDir)}`),
+  ];
+}
+
 /**
  * The esbuild options every function shares (a route function's adds its rows, `bundlingOf`). The
  * bench (test/bench/) builds its bare SDK handler with the same options, so that the functions are
@@ -73,9 +90,12 @@ export const FUNCTION_BUNDLING = {
   esbuildArgs: {
     '--alias': Object.entries(LAMBDA_SUBSTITUTES).map(([name, file]) => `${name}=${file}`),
   },
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => afterBundling(outputDir),
+  },
 } satisfies BundlingOptions;
-
-export const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const resolve = createRequire(import.meta.url).resolve;
 
@@ -85,8 +105,6 @@ const filesBesideBundle: Partial<Record<string, readonly string[]>> = {
   // published OpenAPI document (shared/openapi/published-document.ts).
   docs: [...RENDERER_FILES.map((name) => resolve(`swagger-ui-dist/${name}`)), publishedDocumentPath()],
 };
-
-const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
 /**
  * A route function's esbuild options: the shared ones, its own rows compiled in (so that the route
@@ -102,10 +120,8 @@ export function bundlingOf(handler: string, rows: readonly Route[] = rowsOf(hand
     },
     ...(files && {
       commandHooks: {
-        beforeBundling: () => [],
-        beforeInstall: () => [],
-        afterBundling: (_inputDir: string, outputDir: string) =>
-          files.map((file) => `cp ${shellQuoted(file)} ${shellQuoted(outputDir)}`),
+        ...FUNCTION_BUNDLING.commandHooks,
+        afterBundling: (_inputDir: string, outputDir: string) => afterBundling(outputDir, files),
       },
     }),
   };

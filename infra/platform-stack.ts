@@ -41,6 +41,7 @@ import { AutoPromotion } from './auto-promotion.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { environmentKey } from './environment-key.ts';
+import { splitFamily } from './family-split.ts';
 import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { indexesAtStep, indexStepOf } from './index-steps.ts';
@@ -51,6 +52,7 @@ import { ProjectPurge } from './project-purge.ts';
 import { familyKeyOf, RouteFamily, type RouteFamilyProps, routeFamilies } from './route-family.ts';
 import { secretsExtensionLayer } from './secrets-extension.ts';
 import { StreamFailures } from './stream-failures.ts';
+import { withoutRecoveryBecause } from './tables-without-recovery.ts';
 import { WafLogging } from './waf-logging.ts';
 import { Webhooks } from './webhooks.ts';
 
@@ -353,20 +355,24 @@ export class PlatformStack extends Stack {
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
       sortKey: definition.sortKey ? { name: definition.sortKey, type: AttributeType.STRING } : undefined,
       timeToLiveAttribute: definition.ttlAttribute,
-      // Users' data survives mistakes: a `cdk destroy`, a deleted stack, a console click, a bad
-      // write (restore to any second of the last 35 days). Counters and cached answers need none.
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.keepsUserData },
-      deletionProtection: definition.keepsUserData,
-      removalPolicy: definition.keepsUserData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // No table goes with a mistake: a `cdk destroy`, a deleted stack, a console click, or a change
+      // that gives it another logical id (CloudFormation would make a new, empty table and delete the
+      // old one; the ids are pinned as well, below). A table left behind by a deleted stack costs
+      // nothing but its storage, and TTL empties the disposable ones. Users' data also survives a bad
+      // write (point-in-time recovery); the tables that do without say why (shared/db/tables.ts).
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.pointInTimeRecovery },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
       stream: definition.stream ? StreamViewType[definition.stream] : undefined,
     });
     pinLogicalId(table, pinnedLogicalIds.tables[key]);
-    if (!definition.keepsUserData) {
-      Validations.of(table).acknowledge({
-        id: 'AwsSolutions-DDB3',
-        reason:
-          'Disposable: rate counters and cached idempotent answers that expire within a day; losing them loses no user data',
-      });
+    if (!definition.pointInTimeRecovery) {
+      const reason = withoutRecoveryBecause[key];
+      if (!reason)
+        throw new Error(
+          `${key} has no point-in-time recovery and no reason why (infra/tables-without-recovery.ts)`,
+        );
+      Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
     }
     // One index change per table and deploy on a stack deployed before: infra/index-steps.ts.
     for (const index of indexesAtStep(definition, indexStepOf(this.node.tryGetContext('indexStep')))) {
@@ -524,8 +530,20 @@ export class PlatformStack extends Stack {
       // change: CDK cannot see methods made in other stacks.
       deployment.node.addDependency(family);
     };
-    for (const family of families)
-      addFamily(familyIdOf(family.keys), { rows: family.rows, paths: family.paths });
+    // A family past its budget splits into its own stack and one per sub-tree that does not fit
+    // (infra/family-split.ts); the parts after the first add theirs below the resources it created.
+    for (const family of families) {
+      const [own, ...subtrees] = splitFamily(family.rows, family.paths);
+      addFamily(familyIdOf(family.keys), { rows: own?.rows ?? [], paths: own?.paths ?? [] });
+      for (const part of subtrees) {
+        addFamily(pathIdOf(part.subtree ?? ''), {
+          rows: part.rows,
+          paths: part.paths,
+          ...(part.subtree === undefined ? {} : { subtree: part.subtree }),
+          resourceElsewhere: (path) => resources.get(path),
+        });
+      }
+    }
     if (issuerRows.length > 0) {
       addFamily('KeyIssuers', { rows: issuerRows, resourceElsewhere: (path) => resources.get(path) });
     }
@@ -564,6 +582,9 @@ function familyIdOf(keys: ReadonlySet<string>): string {
     )
     .join('');
 }
+
+/** A sub-tree's construct id from its path: `/projects/{id}/env` -> `ProjectsIdEnv`. */
+const pathIdOf = (path: string): string => familyIdOf(new Set([path]));
 
 function byKey<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
   // Complete by construction: every key of `keys` gets its value.

@@ -70,8 +70,13 @@ export interface RouteFamilyProps {
   rows: readonly Route[];
   /** Paths whose resources this family creates for another family's methods (the key issuers'). */
   paths?: readonly string[];
-  /** The resources another family created, for rows whose paths this family does not create. */
+  /**
+   * The resources another family created: this family adds its methods to them, and creates the
+   * resources of its own paths below them (a part of a split family, infra/family-split.ts).
+   */
   resourceElsewhere?: (path: string) => IResource | undefined;
+  /** The sub-tree it holds when it is a part of a split family (`/projects/{id}/env`). */
+  subtree?: string;
   /** The group's fallback function (root stack): `ANY` on each resource this family creates. */
   fallback: IFunction;
   /** Builds a handler's function in this stack (infra/platform-stack.ts holds its settings). */
@@ -88,9 +93,8 @@ export class RouteFamily extends NestedStack {
     const segments = [...props.rows.map((row) => row.path), ...(props.paths ?? [])].map(
       (path) => `/${familyKeyOf(path)}`,
     );
-    super(scope, id, {
-      description: `Routes under ${[...new Set(segments)].sort().join(', ')} (${props.api.node.id})`,
-    });
+    const under = props.subtree ? [props.subtree] : [...new Set(segments)].sort();
+    super(scope, id, { description: `Routes under ${under.join(', ')} (${props.api.node.id})` });
     const api = RestApi.fromRestApiAttributes(this, 'Api', {
       restApiId: props.api.restApiId,
       rootResourceId: props.api.restApiRootResourceId,
@@ -110,34 +114,33 @@ export class RouteFamily extends NestedStack {
       this.functions.set(route.handler, props.endpointFunction(this, route, rows));
     }
 
-    const created = (path: string): IResource => {
-      const resource = api.root.resourceForPath(path);
-      for (
-        let node: IResource | undefined = resource;
-        node && node.path !== '/';
-        node = node.parentResource
-      ) {
-        this.resources.set(node.path, node);
+    // A path's resource: made in this stack (with its parents), unless another family made it or
+    // one of its parents, which is then imported by id.
+    const known = new Map<string, IResource>();
+    const resourceOf = (path: string): IResource => {
+      if (path === '/') return api.root;
+      const made = known.get(path);
+      if (made) return made;
+      const elsewhere = props.resourceElsewhere?.(path);
+      if (elsewhere) {
+        const imported = Resource.fromResourceAttributes(
+          this,
+          `Resource${path.replace(/[^A-Za-z0-9]/g, '_')}`,
+          { restApi: api, resourceId: elsewhere.resourceId, path },
+        );
+        // Its methods are its children, outside the imported API's scope.
+        acknowledgeApiFindings(imported);
+        known.set(path, imported);
+        return imported;
       }
+      const parent = resourceOf(path.slice(0, path.lastIndexOf('/')) || '/');
+      const part = path.slice(path.lastIndexOf('/') + 1);
+      const resource = parent.getResource(part) ?? parent.addResource(part);
+      known.set(path, resource);
+      this.resources.set(path, resource);
       return resource;
     };
-    const resourceOf = (path: string): IResource => {
-      const elsewhere = props.resourceElsewhere?.(path);
-      if (!elsewhere) return created(path);
-      const imported = Resource.fromResourceAttributes(
-        this,
-        `Resource${path.replace(/[^A-Za-z0-9]/g, '_')}`,
-        {
-          restApi: api,
-          resourceId: elsewhere.resourceId,
-          path,
-        },
-      );
-      // Its methods are its children, outside the imported API's scope.
-      acknowledgeApiFindings(imported);
-      return imported;
-    };
-    for (const path of props.paths ?? []) created(path);
+    for (const path of props.paths ?? []) resourceOf(path);
     for (const route of props.rows) {
       const fn = this.functions.get(route.handler);
       if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);

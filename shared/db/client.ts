@@ -1,8 +1,7 @@
 import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { requestDeadline } from '#shared/runtime/deadline.ts';
+import { DeadlineBoundHandler } from '#shared/runtime/deadline-bound-handler.ts';
 import { recordStoreCall } from './store-timing.ts';
 
 // The DynamoDB clients, one set per container, created at load time, outside any handler.
@@ -29,17 +28,6 @@ const ATTEMPT_LIMITS = {
   requestTimeout: endpoint ? 2_000 : 1_000,
   throwOnRequestTimeout: true,
 };
-
-/** Ends every call when the running request's deadline passes, whatever its own timers say. */
-class DeadlineBoundHandler extends NodeHttpHandler {
-  override handle(...[request, options = {}]: Parameters<NodeHttpHandler['handle']>) {
-    const deadline = requestDeadline();
-    if (!deadline) return super.handle(request, options);
-    const { abortSignal } = options;
-    const signal = abortSignal instanceof AbortSignal ? AbortSignal.any([abortSignal, deadline]) : deadline;
-    return super.handle(request, { ...options, abortSignal: signal });
-  }
-}
 
 // One handler, so both clients share one keep-alive pool: a cold start opens one connection, not two.
 // In Lambda a container serves one request at a time, and the SDK's default pool is plenty; the

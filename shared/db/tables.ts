@@ -47,10 +47,11 @@ export interface TableDefinition {
   /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
   ttlAttribute?: string;
   /**
-   * Users' data, which cannot be recomputed: the stack gives it point-in-time recovery and deletion
-   * protection and keeps it when the stack is deleted. Counters and cached answers do without.
+   * Point-in-time recovery (a restore to any second of the last 35 days), for users' data that a bad
+   * write could spoil and nothing could recompute; infra/tables-without-recovery.ts says why each
+   * other table does without. Every table has deletion protection and is kept when the stack goes.
    */
-  keepsUserData: boolean;
+  pointInTimeRecovery: boolean;
   /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
   stream?: 'NEW_AND_OLD_IMAGES';
 }
@@ -73,7 +74,7 @@ export const tables = {
       retired: [{ name: 'byOwner', partitionKey: 'userId', sortKey: 'keyId' }],
     },
     ttlAttribute: 'expiresAt',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
   },
   /**
    * Responses of POSTs sent with an Idempotency-Key, one item per user and key (the id is a digest of
@@ -85,7 +86,7 @@ export const tables = {
     localName: 'platform-idempotency',
     partitionKey: 'id',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: false,
   },
   /** Counters for callers without a valid key (per source address, per email): one item per window. */
   rateLimits: {
@@ -93,7 +94,7 @@ export const tables = {
     localName: 'platform-rate-limits',
     partitionKey: 'bucket',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: false,
   },
   /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
   users: {
@@ -101,7 +102,7 @@ export const tables = {
     localName: 'platform-users',
     partitionKey: 'pk',
     indexes: { byCreation: { partitionKey: 'listing', sortKey: 'id' } },
-    keepsUserData: true,
+    pointInTimeRecovery: true,
   },
   /** Projects by owner, ids sorting by creation time. */
   projects: {
@@ -109,7 +110,7 @@ export const tables = {
     localName: 'platform-projects',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -138,7 +139,7 @@ export const tables = {
         { name: 'unfinished', partitionKey: 'activeStatus', sortKey: 'id' },
       ],
     },
-    keepsUserData: true,
+    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -152,7 +153,7 @@ export const tables = {
     localName: 'platform-webhooks',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
   },
   /**
    * Projects' environment variables, one partition per project (`projectId`), sorted by `sk`:
@@ -171,7 +172,7 @@ export const tables = {
     localName: 'platform-environment',
     partitionKey: 'projectId',
     sortKey: 'sk',
-    keepsUserData: true,
+    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -184,7 +185,7 @@ export const tables = {
     partitionKey: 'webhookId',
     sortKey: 'id',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: false,
   },
   /**
    * Deployments' build logs, one partition per deployment (`deploymentId`), sorted by `sk`:
@@ -204,7 +205,7 @@ export const tables = {
     partitionKey: 'deploymentId',
     sortKey: 'sk',
     ttlAttribute: 'expiresAt',
-    keepsUserData: false,
+    pointInTimeRecovery: false,
   },
 } as const satisfies Record<string, TableDefinition>;
 

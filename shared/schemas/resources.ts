@@ -5,11 +5,14 @@ import { ID_PATTERN } from '#shared/model/ids.ts';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { SUBSCRIBABLE_EVENTS } from '#shared/model/webhook-events.ts';
+import { NextCursor, Timestamp } from './scalars.ts';
 
 // What the API answers about its resources. The domain's types are these schemas' outputs, and the
 // handlers' replies are typed from them through the route table, so a field cannot be returned
 // without being here; the OpenAPI document renders them as components (`id` below). Only the
 // document imports this module at run time: function bundles see its types, not its code.
+
+export { NextCursor, Timestamp };
 
 export const prefixedId = (prefix: string, example: string) =>
   z
@@ -19,18 +22,6 @@ export const prefixedId = (prefix: string, example: string) =>
       description: `\`${prefix}_\` and a ULID: opaque to clients, sorts by creation time`,
       examples: [example],
     });
-
-export const Timestamp = z.iso.datetime().register(z.globalRegistry, {
-  id: 'Timestamp',
-  description: 'ISO-8601 date and time in UTC',
-  examples: ['2026-11-22T09:15:42.123Z'],
-});
-
-export const NextCursor = z.nullable(z.string()).register(z.globalRegistry, {
-  description:
-    'Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.',
-  examples: [null],
-});
 
 /** Which deployment a project serves in production, and how it got there. */
 export const ProductionPointer = z

@@ -1,4 +1,4 @@
-import { AppendedLogs, LogEventStream, LogLineList } from './deployment-logs.ts';
+import { AppendedLogs, LogEventStream, LogLineList } from './deployment-log-resources.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { type EndpointRoute, type Route, routes } from '../../shared/routes.ts';
-import { generatedEntry, generatedRoutes } from '../support/generated-routes.ts';
+import { generatedEntry, generatedRoutes, generatedSubResources } from '../support/generated-routes.ts';
 
 // What a route costs the stack, measured by adding routes (docs/deploying-stack-structure.md):
 // `node test/bench/stack-capacity.ts [--fit]`. It synthesizes the app without bundling, with one
 // extra route on an existing path, with one that adds one path segment, with one that adds two, and
-// with the hundred generated routes of test/infra/stack-limits.test.ts; `--fit` also adds generated
+// with the fifty routes under /projects/{id}/ and the hundred generated routes of
+// test/infra/stack-limits.test.ts; `--fit` also adds generated
 // routes ten at a time until a template reaches 400 resources.
 
 interface Templates {
@@ -70,6 +71,10 @@ for (const [name, extra] of cases) {
     `${name}: +${with1.total - base.total} resources (largest template ${with1.largest.resources})`,
   );
 }
+const subResources = measure(generatedSubResources(50));
+console.log(
+  `50 routes under /projects/{id}/, a segment each (the family splits, infra/family-split.ts): ${JSON.stringify(subResources)}`,
+);
 try {
   const hundred = measure(generatedRoutes(100));
   console.log(`100 generated routes: ${JSON.stringify(hundred)}`);

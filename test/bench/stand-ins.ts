@@ -44,7 +44,7 @@ export async function startStandIns(): Promise<StandIns> {
       // The extension answers only the session token of the function's own role.
       return {
         ...Object.fromEntries(wanted),
-        ...(KMS_KEY_VARIABLE in variables ? { KMS_ENDPOINT: kms.endpoint } : {}),
+        ...(KMS_KEY_VARIABLE in variables ? { AWS_ENDPOINT_URL_KMS: kms.endpoint } : {}),
         AWS_SESSION_TOKEN: extension.sessionToken,
       };
     },

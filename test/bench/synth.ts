@@ -47,13 +47,17 @@ function withSdkOwn(options: BundlingOptions, packages: readonly string[]): Bund
   return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
 }
 
-/** The options without what makes stack traces readable (keepNames, source maps): as most bundles ship. */
+/**
+ * The options without what makes stack traces readable (keepNames, source maps, and the hook that
+ * names the map's sources from the repository root): as most bundles ship.
+ */
 function withoutTraceAids(options: BundlingOptions): BundlingOptions {
   const {
     keepNames: _names,
     sourceMap: _map,
     sourceMapMode: _mode,
     sourcesContent: _content,
+    commandHooks: _hooks,
     ...rest
   } = options;
   return rest;

@@ -32,6 +32,7 @@ interface CfnResource<P> {
   Type: string;
   Properties: P;
   DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
 }
 interface FunctionProps {
   Description?: string;
@@ -72,6 +73,7 @@ interface TableProps {
   }[];
   TimeToLiveSpecification?: { AttributeName: string; Enabled: boolean };
   PointInTimeRecoverySpecification?: { PointInTimeRecoveryEnabled: boolean };
+  DeletionProtectionEnabled?: boolean;
 }
 interface WafRule {
   Name: string;
@@ -483,7 +485,27 @@ describe('PlatformStack', () => {
     },
   );
 
-  it("keeps tables on demand, with their keys, indexes and TTL, and protects users' data from deletion", () => {
+  it('protects every table from deletion and keeps it when the stack goes or its logical id changes', () => {
+    const protectedTables = [...dynamoTables].map(([id, table]) => ({
+      id,
+      DeletionProtectionEnabled: table.Properties.DeletionProtectionEnabled,
+      DeletionPolicy: table.DeletionPolicy,
+      UpdateReplacePolicy: table.UpdateReplacePolicy,
+    }));
+    expect(protectedTables.map(({ id }) => tableKeyByLogicalId.get(id)).sort()).toEqual(
+      [...tableKeys].sort(),
+    );
+    expect(protectedTables).toEqual(
+      protectedTables.map(({ id }) => ({
+        id,
+        DeletionProtectionEnabled: true,
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      })),
+    );
+  });
+
+  it("keeps tables on demand, with their keys, indexes and TTL, and users' data recoverable to any second", () => {
     for (const key of tableKeys) {
       const definition: TableDefinition = tables[key];
       const table = dynamoTables.get(tableLogicalId(key));
@@ -492,13 +514,13 @@ describe('PlatformStack', () => {
         { AttributeName: partitionKey, KeyType: 'HASH' },
         ...(sortKey ? [{ AttributeName: sortKey, KeyType: 'RANGE' }] : []),
       ];
-      expect({ key, ...table.Properties, DeletionPolicy: table.DeletionPolicy }).toMatchObject({
+      expect({ key, ...table.Properties }).toMatchObject({
         key,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(definition.partitionKey, definition.sortKey),
-        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: definition.keepsUserData },
-        DeletionProtectionEnabled: definition.keepsUserData,
-        DeletionPolicy: definition.keepsUserData ? 'Retain' : 'Delete',
+        PointInTimeRecoverySpecification: {
+          PointInTimeRecoveryEnabled: definition.pointInTimeRecovery,
+        },
       });
       expect(table.Properties.TimeToLiveSpecification?.AttributeName).toBe(definition.ttlAttribute);
       expect(table.Properties.GlobalSecondaryIndexes ?? []).toEqual(

@@ -11,7 +11,7 @@ import { newCaller } from '../support/users.ts';
 const VARIABLES = [
   KMS_KEY_VARIABLE,
   LOCAL_KEY_VARIABLE,
-  'KMS_ENDPOINT',
+  'AWS_ENDPOINT_URL_KMS',
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
   'AWS_SESSION_TOKEN',
@@ -32,7 +32,7 @@ beforeAll(async () => {
   kms = await startKmsStandIn(credentials);
   Object.assign(process.env, {
     [KMS_KEY_VARIABLE]: keyArn,
-    KMS_ENDPOINT: kms.endpoint,
+    AWS_ENDPOINT_URL_KMS: kms.endpoint,
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_SESSION_TOKEN: credentials.sessionToken,

@@ -58,3 +58,10 @@ export function generatedRoutes(count: number): Route[] {
   }
   return rows;
 }
+
+/** `count` sub-resources of a project, one route each: `GET /projects/{id}/more<N>`, the way one family grows. */
+export function generatedSubResources(count: number): Route[] {
+  return Array.from({ length: count }, (_, index) =>
+    row('GET', `/projects/{id}/more${index}`, `gen-more${index}-get`),
+  );
+}

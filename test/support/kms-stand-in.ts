@@ -8,7 +8,9 @@ import { SignatureV4 } from '@smithy/signature-v4';
 // makes (shared/runtime/kms.ts). Data keys are encrypted under a master key of its own and bound to
 // the key id and the encryption context, so a Decrypt with another context is refused as KMS refuses
 // it. Every request's Signature Version 4 is checked with the SDK's own signer against the
-// credentials it was given: a request the service signs wrongly is a 403, as KMS would answer.
+// credentials it was given: a request the service signs wrongly is a 403, as KMS would answer, and
+// one signed more than 5 minutes away from its clock (which `clockSkewMs` may set ahead or behind)
+// a 400 InvalidSignatureException; every answer carries its clock in `Date`, as AWS's do.
 
 export interface KmsCall {
   action: string;
@@ -19,6 +21,8 @@ export interface KmsCall {
 export interface KmsStandIn {
   endpoint: string;
   calls: KmsCall[];
+  /** Requests refused for their signature or its time, by the `__type` of the answer. */
+  refused: string[];
   close(): Promise<void>;
 }
 
@@ -50,14 +54,22 @@ const sortedContext = (context: Record<string, string>) =>
       .map((name) => [name, context[name]]),
   );
 
-export async function startKmsStandIn(credentials: {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-  region: string;
-}): Promise<KmsStandIn> {
+/** How far a signature's time may be from KMS's clock. */
+const ALLOWED_SKEW_MS = 5 * 60_000;
+
+export async function startKmsStandIn(
+  credentials: {
+    accessKeyId: string;
+    secretAccessKey: string;
+    sessionToken?: string;
+    region: string;
+  },
+  options: { clockSkewMs?: number } = {},
+): Promise<KmsStandIn> {
   const master = randomBytes(32);
   const calls: KmsCall[] = [];
+  const refused: string[] = [];
+  const now = () => Date.now() + (options.clockSkewMs ?? 0);
   const signer = new SignatureV4({
     credentials,
     region: credentials.region,
@@ -98,13 +110,33 @@ export async function startKmsStandIn(credentials: {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const answer = (status: number, body: unknown) => {
-        response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' });
+        response.writeHead(status, {
+          'Content-Type': 'application/x-amz-json-1.1',
+          Date: new Date(now()).toUTCString(),
+        });
         response.end(JSON.stringify(body));
+      };
+      const refuse = (status: number, type: string, message: string) => {
+        refused.push(type);
+        answer(status, { __type: type, message });
       };
       const body = Buffer.concat(chunks).toString('utf8');
       const { port } = server.address() as AddressInfo;
       if (!(await signatureMatches(request.headers, body, port))) {
-        return answer(403, { __type: 'InvalidSignatureException', message: 'signature does not match' });
+        return refuse(403, 'InvalidSignatureException', 'signature does not match');
+      }
+      const signedAt = Date.parse(
+        String(request.headers['x-amz-date'] ?? '').replace(
+          /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/,
+          '$1-$2-$3T$4:$5:$6Z',
+        ),
+      );
+      if (!(Math.abs(signedAt - now()) <= ALLOWED_SKEW_MS)) {
+        return refuse(
+          400,
+          'InvalidSignatureException',
+          'Signature expired: the request time is too far from the server time',
+        );
       }
       const input = JSON.parse(body) as {
         KeyId: string;
@@ -149,6 +181,7 @@ export async function startKmsStandIn(credentials: {
   return {
     endpoint: `http://127.0.0.1:${port}/`,
     calls,
+    refused,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();

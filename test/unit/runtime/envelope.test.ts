@@ -9,7 +9,7 @@ import { type KmsStandIn, startKmsStandIn } from '../../support/kms-stand-in.ts'
 const VARIABLES = [
   KMS_KEY_VARIABLE,
   LOCAL_KEY_VARIABLE,
-  'KMS_ENDPOINT',
+  'AWS_ENDPOINT_URL_KMS',
   'AWS_ACCESS_KEY_ID',
   'AWS_SECRET_ACCESS_KEY',
   'AWS_SESSION_TOKEN',
@@ -74,7 +74,7 @@ describe('sealed with KMS data keys', () => {
     kms = await startKmsStandIn(credentials);
     Object.assign(process.env, {
       [KMS_KEY_VARIABLE]: keyArn,
-      KMS_ENDPOINT: kms.endpoint,
+      AWS_ENDPOINT_URL_KMS: kms.endpoint,
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       AWS_SESSION_TOKEN: credentials.sessionToken,
