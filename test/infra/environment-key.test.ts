@@ -1,5 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { describeFunction } from '../../infra/endpoint-function.ts';
+import { functionGrants } from '../../infra/grants.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { routes } from '../../shared/routes.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
@@ -141,7 +142,7 @@ describe('the environment table', () => {
     expect(table?.DeletionPolicy).toBe('Retain');
   });
 
-  it('is granted to the rows that name it, and to the purge of a deleted project (query and delete only)', () => {
+  it('is granted to exactly the functions whose rows name it, with their actions; the purge only queries and deletes', () => {
     const touching = functionsWithStatements()
       .filter(({ statements }) =>
         statements.some((statement) => JSON.stringify(statement.Resource).includes('"EnvironmentTable"')),
@@ -154,62 +155,38 @@ describe('the environment table', () => {
           .filter((action) => action.startsWith('dynamodb:'))
           .sort(),
       }));
+    // The actions each row or consumer row names on the table (infra/grants.ts): the one source.
+    const namedOnEnvironment = (handler: string): string[] =>
+      [
+        ...new Set(
+          functionGrants(handler)
+            .filter((grant) => grant.service === 'dynamodb' && grant.table === 'environment')
+            .flatMap((grant) => grant.actions),
+        ),
+      ].sort();
+    const routeHandlers = [
+      ...new Set(routes.filter((route) => route.tables.environment).map((route) => route.handler)),
+    ];
+    const consumerAreas: Record<string, string> = {
+      'purge-project': 'projects',
+      'auto-promote': 'deployments',
+    };
     const expected = new Map<string, string[]>([
-      [byHandler('list-environment'), ['dynamodb:GetItem', 'dynamodb:Query']],
-      [byHandler('get-build-env'), ['dynamodb:GetItem', 'dynamodb:Query']],
-      // The log append reads the snapshot and the current set, for the secrets it masks.
-      [byHandler('append-deployment-logs'), ['dynamodb:GetItem', 'dynamodb:Query']],
-      [
-        byHandler('create-environment-variable'),
-        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-      ],
-      [
-        byHandler('update-environment-variable'),
-        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-      ],
-      [
-        byHandler('create-deployment'),
-        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-      ],
-      [
-        byHandler('replace-environment'),
-        [
-          'dynamodb:DeleteItem',
-          'dynamodb:GetItem',
-          'dynamodb:PutItem',
-          'dynamodb:Query',
-          'dynamodb:UpdateItem',
-        ],
-      ],
-      [
-        byHandler('delete-environment-variable'),
-        [
-          'dynamodb:DeleteItem',
-          'dynamodb:GetItem',
-          'dynamodb:PutItem',
-          'dynamodb:Query',
-          'dynamodb:UpdateItem',
-        ],
-      ],
-      [byHandler('delete-project'), ['dynamodb:DeleteItem', 'dynamodb:Query']],
-      // The production history and rollback markers live in the project's partition too
-      // (shared/db/production.ts): the moves write them, a production `ready` report included.
-      [byHandler('list-production-history'), ['dynamodb:GetItem', 'dynamodb:Query']],
-      ...['promote-production', 'rollback-production', 'report-deployment-event'].map(
-        (handler): [string, string[]] => [
-          byHandler(handler),
-          ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-        ],
-      ),
-      ['projects: purge-project', ['dynamodb:DeleteItem', 'dynamodb:Query']],
-      // Automatic promotion writes a move's history entry and rollback marker.
-      ['deployments: auto-promote', ['dynamodb:PutItem']],
+      ...routeHandlers.map((handler): [string, string[]] => [
+        byHandler(handler),
+        namedOnEnvironment(handler),
+      ]),
+      ...Object.entries(consumerAreas).map(([handler, area]): [string, string[]] => [
+        `${area}: ${handler}`,
+        namedOnEnvironment(handler),
+      ]),
       // The fan-out reads the table's stream (its head items become project.env.updated).
       [
         'webhooks: webhook-fan-out',
         ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
       ],
     ]);
+    expect(namedOnEnvironment('purge-project')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
     expect(Object.fromEntries(touching.map(({ description, actions }) => [description, actions]))).toEqual(
       Object.fromEntries(expected),
     );
