@@ -15,7 +15,8 @@ let gateway: TestGateway;
 let key: string;
 beforeAll(async () => {
   gateway = await startGateway();
-  ({ key } = await newCaller({ rateLimit: 1_000 }));
+  // Every scope: a route that needs `build` (a log append) must reach its body check too.
+  ({ key } = await newCaller({ rateLimit: 1_000, scopes: ['read', 'write', 'build'] }));
   // Untimed: the first request through a fresh gateway pays for loading and compiling the chain.
   await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'warm-up' } });
 });
