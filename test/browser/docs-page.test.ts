@@ -8,11 +8,11 @@ import { isPageRequest } from '../support/net-log.ts';
 import { type LocalServer, STARTED_WITHIN_MS, startNpmStart } from '../support/npm-start.ts';
 import { type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.ts';
 
-// The docs page as a person sees it: `npm start`'s server (with a store of its own), /docs opened in headless Chromium
-// (Debian's `chromium`), every request the browser makes sent through a recording proxy on
-// loopback that passes on only those for the local server. Swagger UI renders the operations
-// client-side, so the DOM after its scripts ran is what is checked. The screenshot is kept as a CI
-// artefact in CI_ARTIFACTS_DIR (default .ci/artifacts/, not in git).
+// The docs page as a person sees it: `npm start`'s server (with a store of its own), /docs opened
+// in headless Chromium (Debian's `chromium`), every request the browser makes sent through a
+// recording proxy on loopback that passes on only those for the local server. Swagger UI renders
+// the operations client-side, so the DOM after its scripts ran is what is checked. The screenshot is
+// kept as a CI artefact in CI_ARTIFACTS_DIR (default .ci/artifacts/, not in git).
 
 const chromium = findChromium();
 // A browser start plus Swagger UI's 1.7 MB script on a busy two-core machine: more than Jest's 30 s.
