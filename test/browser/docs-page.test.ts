@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { routes } from '../../shared/routes.ts';
 import { findChromium, type RenderedPage, renderPage } from '../support/chromium.ts';
 import { isPageRequest } from '../support/net-log.ts';
-import { type LocalServer, startNpmStart } from '../support/npm-start.ts';
+import { type LocalServer, STARTED_WITHIN_MS, startNpmStart } from '../support/npm-start.ts';
 import { type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.ts';
 
-// The docs page as a person sees it: `npm start`'s server, /docs opened in headless Chromium
-// (Debian's `chromium`), every request the browser makes sent through a recording proxy on
-// loopback that passes on only those for the local server. Swagger UI renders the operations
-// client-side, so the DOM after its scripts ran is what is checked. The screenshot is kept as a CI
-// artefact in CI_ARTIFACTS_DIR (default .ci/artifacts/, not in git).
+// The docs page as a person sees it: `npm start`'s server (with a store of its own), /docs opened
+// in headless Chromium (Debian's `chromium`), every request the browser makes sent through a
+// recording proxy on loopback that passes on only those for the local server. Swagger UI renders
+// the operations client-side, so the DOM after its scripts ran is what is checked. The screenshot is
+// kept as a CI artefact in CI_ARTIFACTS_DIR (default .ci/artifacts/, not in git).
 
 const chromium = findChromium();
 // A browser start plus Swagger UI's 1.7 MB script on a busy two-core machine: more than Jest's 30 s.
@@ -58,7 +58,7 @@ describe('GET /docs in headless Chromium', () => {
   beforeAll(async () => {
     server = await startNpmStart();
     proxy = await startRecordingProxy(server.backendUrl);
-  });
+  }, STARTED_WITHIN_MS + 10_000);
   afterAll(async () => {
     await proxy?.close();
     await server?.stop();
@@ -110,7 +110,7 @@ describe('"Try it out" on the docs page of `npm start` on another port than 3000
   beforeAll(async () => {
     server = await startNpmStart();
     proxy = await startRecordingProxy(server.backendUrl);
-  });
+  }, STARTED_WITHIN_MS + 10_000);
   afterAll(async () => {
     await proxy?.close();
     await server?.stop();

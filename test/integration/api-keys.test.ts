@@ -1,7 +1,9 @@
+import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';
 import { newCaller } from '../support/users.ts';
+import { pinMidWindow } from '../support/window.ts';
 
 // Keys a user controls: made for one purpose (a CI job, a laptop), listed without their secret,
 // revoked the moment they leak.
@@ -11,6 +13,8 @@ beforeAll(async () => {
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());
+
+restoreClockAfterEach();
 
 interface ListedKey {
   id: string;
@@ -52,6 +56,8 @@ describe('POST /v1/keys', () => {
   });
 
   it('makes a read-only key that may read but not write (403 naming the scope)', async () => {
+    // One rate-limit window for the key's two requests: a new one between them would start the count again.
+    pinMidWindow();
     const { key } = await newCaller();
     const { apiKey } = (await createKey(key, { name: 'dashboard', scopes: ['read'] })).body as {
       apiKey: string;

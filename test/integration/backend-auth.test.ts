@@ -139,6 +139,7 @@ describe('POST /auth/register errors', () => {
   });
 
   it('creates exactly one user of 50 simultaneous registrations of one email', async () => {
+    const marker = await registeredUser('before-race');
     const email = uniqueEmail('race');
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) => register({ email, password: `${PASSWORD} ${i}` })),
@@ -147,9 +148,10 @@ describe('POST /auth/register errors', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
 
-    // Exactly one user item exists: the admin listing shows the address once.
+    // Exactly one user item exists: the admin listing shows the address once. Every registration of
+    // the race got an id after the marker's (ids sort by creation), so the list is read down to it.
     const admin = await createAdmin();
-    const listed = await allUsers(admin);
+    const listed = await usersDownTo(admin, marker.user.id);
     expect(listed.filter((user) => user.email === email)).toHaveLength(1);
   }, 60_000);
 });
@@ -189,8 +191,23 @@ async function createAdmin(): Promise<string> {
   return loginKey(email);
 }
 
-async function allUsers(key: string): Promise<{ email: string }[]> {
-  return (await walkPages<{ email: string }>(`${gateway.backendUrl}/api/v1/users`, key, 'users', 100)).items;
+type ListedUser = Record<string, unknown> & { id: string; email: string };
+
+/**
+ * The user list, newest first, from its first page down to the user `oldestId`. Other test files
+ * register users at the same time on the same store: those made after this test's users come before
+ * them, so a test reads until its own oldest user and looks only at its own.
+ */
+async function usersDownTo(key: string, oldestId: string, limit = 100): Promise<ListedUser[]> {
+  const { items } = await walkPages<ListedUser>(
+    `${gateway.backendUrl}/api/v1/users`,
+    key,
+    'users',
+    limit,
+    (listed) => listed.some((user) => user.id === oldestId),
+  );
+  expect(items.map((user) => user.id)).toContain(oldestId);
+  return items;
 }
 
 describe('GET /api/v1/users', () => {
@@ -200,13 +217,21 @@ describe('GET /api/v1/users', () => {
     const second = await registeredUser('second');
     const response = await call(`${gateway.backendUrl}/api/v1/users?limit=2`, { key: admin });
     expect(response.status).toBe(200);
-    const body = response.body as { users: Record<string, unknown>[]; nextCursor: string | null };
-    expect(body.users.map((user) => user.email)).toEqual([second.email, first.email]);
-    expect(body.users[0]).toEqual({ ...second.user, email: second.email });
-    for (const user of body.users)
-      expect(Object.keys(user).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'role']);
-    expect(typeof body.nextCursor).toBe('string');
+    const page = response.body as { users: ListedUser[]; nextCursor: string | null };
+    expect(page.users).toHaveLength(2);
+    expect(typeof page.nextCursor).toBe('string');
     expect(rateLimitOf(response)).toMatchObject({ limit: 100 });
+
+    // Users other files registered meanwhile are listed too, before these two when newer: only this
+    // test's own are compared, in the order served, page by page as a client reads them.
+    const listed = await usersDownTo(admin, first.user.id, 2);
+    for (const user of listed)
+      expect(Object.keys(user).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'role']);
+    const own = listed.filter((user) => user.id === first.user.id || user.id === second.user.id);
+    expect(own).toEqual([
+      { ...second.user, email: second.email },
+      { ...first.user, email: first.email },
+    ]);
   });
 
   it('answers a member with 403 forbidden and the rate-limit headers', async () => {

@@ -8,11 +8,12 @@ import { newId } from '../../shared/model/ids.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { builderOf } from '../support/resources.ts';
-import { newCaller } from '../support/users.ts';
+import { newCaller, ownedByThisRun } from '../support/users.ts';
 
 // The rest of a project's life: changed with PATCH, gone with DELETE, its deployments with it.
 
-// The projects table's stream feeds the purge consumer, as in AWS (npm start runs the same poller).
+// The projects table's stream feeds the purge consumer, as in AWS (npm start runs the same poller),
+// with this file's projects only: other files' removals are theirs to purge (test/support/users.ts).
 let gateway: TestGateway;
 let poller: StreamPoller;
 beforeAll(async () => {
@@ -20,6 +21,7 @@ beforeAll(async () => {
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 100,
     consumers: streamConsumers.filter((consumer) => consumer.handler === 'purge-project'),
+    accepts: ownedByThisRun,
   });
 });
 afterAll(async () => {

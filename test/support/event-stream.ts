@@ -94,3 +94,38 @@ export async function collect(
   }
   return seen;
 }
+
+/**
+ * Follows a stream to its `end`, reconnecting as EventSource does whenever the server asks it to
+ * (`event: reconnect`, carrying the last id sent, given back as Last-Event-ID): on a slow machine a
+ * build can outlast one connection's lifetime. The events of every connection in order, without
+ * the `reconnect` events and without the status that a new connection repeats when it has not
+ * changed; the first answer's headers; and how many connections it took.
+ */
+export async function followToEnd(
+  url: string,
+  options: { key: string; headers?: Record<string, string> },
+): Promise<{ events: ServerEvent[]; headers: Headers; connections: number }> {
+  const events: ServerEvent[] = [];
+  let first: Headers | undefined;
+  let headers = options.headers ?? {};
+  let lastStatus: string | undefined;
+  for (let connections = 1; ; connections++) {
+    const stream = await openEventStream(url, { key: options.key, headers });
+    if (stream.status !== 200) throw new Error(`the stream answered ${stream.status}`);
+    first ??= stream.headers;
+    const received = await collect(stream.events);
+    for (const [index, event] of received.entries()) {
+      if (event.event === 'reconnect') continue;
+      if (event.event === 'status') {
+        if (index === 0 && connections > 1 && event.data !== undefined && event.data === lastStatus) continue;
+        lastStatus = event.data;
+      }
+      events.push(event);
+    }
+    const last = received.at(-1);
+    if (last?.event !== 'reconnect') return { events, headers: first, connections };
+    const { lastEventId } = JSON.parse(last.data ?? '{}') as { lastEventId: number };
+    headers = { ...options.headers, 'Last-Event-ID': String(lastEventId) };
+  }
+}

@@ -10,18 +10,24 @@ export interface LocalServer {
   stop(): Promise<void>;
 }
 
+/** Java's start on a busy two-core machine, then the tables: allow for both. */
+export const STARTED_WITHIN_MS = 60_000;
+
 const START_SCRIPT = join(import.meta.dirname, '..', '..', 'infra', 'local', 'start.ts');
 
 /**
- * What `npm start` runs (`node infra/local/start.ts`), as its own process on a free port, against
- * the run's DynamoDB Local (DYNAMODB_ENDPOINT is set, so it starts no Java of its own). Started
- * directly rather than through npm, so that stopping it needs no signal to pass through npm's shell.
+ * What `npm start` runs (`node infra/local/start.ts --in-memory`), as its own process on a free port,
+ * with a DynamoDB Local of its own, in memory. Not the run's store: `npm start` takes every stream
+ * record of the store it is given (its webhook deliveries and purges would act on the other test
+ * files' records, delivering their events a second time and logging attempts in their delivery
+ * logs) and backfills every deployment of it when it starts. Started directly rather than through
+ * npm, so that stopping it needs no signal to pass through npm's shell.
  */
 export async function startNpmStart(): Promise<LocalServer> {
   const port = await freePort();
-  // The local builder stays off whatever the shell says: it would move other suites' deployments.
-  const { LOCAL_BUILDER: _builderOff, ...inherited } = process.env;
-  const child = spawn(process.execPath, [START_SCRIPT], {
+  // The local builder stays off whatever the shell says; the run's store is not this server's.
+  const { LOCAL_BUILDER: _builderOff, DYNAMODB_ENDPOINT: _runStore, ...inherited } = process.env;
+  const child = spawn(process.execPath, [START_SCRIPT, '--in-memory'], {
     env: {
       ...inherited,
       PORT: String(port),
@@ -41,8 +47,9 @@ export async function startNpmStart(): Promise<LocalServer> {
 
   const backendUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`npm start printed no backend_url in 30 s:\n${output}`)),
-      30_000,
+      () =>
+        reject(new Error(`npm start printed no backend_url in ${STARTED_WITHIN_MS / 1000} s:\n${output}`)),
+      STARTED_WITHIN_MS,
     );
     const check = () => {
       const url = /^backend_url: +(\S+)$/m.exec(output)?.[1];

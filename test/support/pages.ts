@@ -2,13 +2,16 @@ import { call } from './http.ts';
 
 /**
  * Follows `nextCursor` from the first page of a list to its last, asserting 200 on each, and
- * returns every item in the order served plus the number of pages it took.
+ * returns every item in the order served plus the number of pages it took. With `until`, it stops
+ * after the first page on which `until(items so far)` holds: a list that other test files add to
+ * while it is read (the admin's user list) is read only as far as this test's own items.
  */
 export async function walkPages<T>(
   listUrl: string,
   key: string,
   listName: string,
   limit: number,
+  until?: (items: T[]) => boolean,
 ): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | null = null;
@@ -21,6 +24,6 @@ export async function walkPages<T>(
     items.push(...(body[listName] as T[]));
     cursor = body.nextCursor;
     pages += 1;
-  } while (cursor);
+  } while (cursor && !until?.(items));
   return { items, pages };
 }
