@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { webhookEntries } from '../../shared/openapi/webhooks.ts';
 import { routes } from '../../shared/routes.ts';
 import { findChromium, type RenderedPage, renderPage } from '../support/chromium.ts';
 import { isPageRequest } from '../support/net-log.ts';
@@ -83,7 +84,13 @@ describe('GET /docs in headless Chromium', () => {
       };
       await writeFile(join(ARTIFACTS, 'docs-page-requests.json'), `${JSON.stringify(record, null, 2)}\n`);
 
-      const operationIds = routes.flatMap((route) => (route.operationId ? [route.operationId] : []));
+      // The routes' operations, and the webhooks' (the deliveries the document describes).
+      const operationIds = [
+        ...routes.flatMap((route) => (route.operationId ? [route.operationId] : [])),
+        ...Object.values(webhookEntries()).flatMap((entry) =>
+          entry?.post?.operationId ? [entry.post.operationId] : [],
+        ),
+      ];
       expect(operationIds.length).toBeGreaterThan(0);
       expect(renderedOperationIds(page.dom).sort()).toEqual([...operationIds].sort());
 
