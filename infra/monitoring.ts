@@ -1,4 +1,3 @@
-import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -11,46 +10,20 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
 import type { ApiGroup, Route } from '../shared/routes.ts';
-import { actionsGrantedOn } from './bind-grants.ts';
+import type { AlarmThresholds } from './alarm-thresholds.ts';
+import { operationsOf, ALARM_PERIOD as PERIOD, throttleEvents } from './table-metrics.ts';
 
 // What the people on call are told, and where they look. Every alarm goes to one SNS topic; its
 // thresholds are stack settings with defaults that page for a real outage and not for one slow
 // request. The alarms read AWS's own metrics (API Gateway, Lambda, DynamoDB), so they work even
 // when a function cannot write a log line.
-
-export interface AlarmThresholds {
-  /** Share of a stage's requests answered 5xx over 5 minutes, in percent. */
-  serverErrorPercent: number;
-  /** p99 latency of a stage over 5 minutes, in milliseconds (the request deadline is 3 s). */
-  p99LatencyMs: number;
-  /**
-   * Requests a stage must have served in 5 minutes for its 5xx share and p99 to count: below it one
-   * 503 among 50 requests is 2 %, and a p99 is the slowest request.
-   */
-  minimumRequests: number;
-  /** How far behind its stream a consumer may fall, in minutes (IteratorAge). */
-  iteratorAgeMinutes: number;
-  /** A function's errors over 5 minutes (and the region's throttled invocations). */
-  functionFaults: number;
-  /** A table's throttle events (its indexes' included), or its system errors, over 5 minutes. */
-  tableFaults: number;
-}
-
-export const DEFAULT_ALARM_THRESHOLDS: AlarmThresholds = {
-  serverErrorPercent: 1,
-  p99LatencyMs: 2500,
-  minimumRequests: 100,
-  iteratorAgeMinutes: 10,
-  functionFaults: 5,
-  tableFaults: 1,
-};
 
 export interface MonitoringProps {
   thresholds: AlarmThresholds;
@@ -84,64 +57,8 @@ export interface MonitoringProps {
   routes: readonly Route[];
 }
 
-const PERIOD = Duration.minutes(5);
-
 /** Datapoints of the 5xx-share and p99 alarms: this many of the last `of` 5-minute periods. */
 export const API_ALARM_DATAPOINTS = { toAlarm: 2, of: 3 } as const;
-
-/** An IAM item action and the operation DynamoDB reports its throttles and errors under. */
-const OPERATION_OF_ACTION: Readonly<Record<string, Operation>> = {
-  'dynamodb:GetItem': Operation.GET_ITEM,
-  'dynamodb:BatchGetItem': Operation.BATCH_GET_ITEM,
-  'dynamodb:PutItem': Operation.PUT_ITEM,
-  'dynamodb:UpdateItem': Operation.UPDATE_ITEM,
-  'dynamodb:DeleteItem': Operation.DELETE_ITEM,
-  'dynamodb:BatchWriteItem': Operation.BATCH_WRITE_ITEM,
-  'dynamodb:Query': Operation.QUERY,
-  'dynamodb:Scan': Operation.SCAN,
-};
-
-/**
- * The operations a table's alarms watch: every item action some function is granted on it (the grants
- * are exactly the calls the code makes), and TransactWriteItems where the code writes in transactions
- * (IAM authorises a transaction by its items' actions, so the grants cannot say). DynamoDB reports
- * throttles and system errors per operation, and an alarm reads each one as a metric ($0.10 a month).
- */
-export function operationsOf(table: Table, transactions: boolean): Operation[] {
-  const operations = [...actionsGrantedOn(table)].flatMap((action) => OPERATION_OF_ACTION[action] ?? []);
-  if (transactions) operations.push(Operation.TRANSACT_WRITE_ITEMS);
-  return [...new Set(operations)].sort();
-}
-
-/**
- * A table's throttles: read and write throttle events of the table and of each index. Every
- * operation's throttle is one of these (transactions and condition checks too), so this is 2 metrics
- * and 2 more an index, where ThrottledRequests per operation is one metric for each operation the
- * grants allow; system errors have no such sum, and stay per operation.
- */
-export function throttleEvents(table: Table, indexNames: readonly string[]): IMetric {
-  const metrics: Record<string, IMetric> = {};
-  [undefined, ...indexNames].forEach((index, position) => {
-    for (const kind of ['Read', 'Write'] as const) {
-      metrics[`${kind.toLowerCase()}${position}`] = new Metric({
-        namespace: 'AWS/DynamoDB',
-        metricName: `${kind}ThrottleEvents`,
-        dimensionsMap: {
-          TableName: table.tableName,
-          ...(index === undefined ? {} : { GlobalSecondaryIndexName: index }),
-        },
-        period: PERIOD,
-        statistic: 'Sum',
-      });
-    }
-  });
-  return new MathExpression({
-    expression: Object.keys(metrics).join(' + '),
-    usingMetrics: metrics,
-    period: PERIOD,
-    label: 'throttle events',
-  });
-}
 
 export class Monitoring extends Construct {
   readonly topic: Topic;

@@ -36,6 +36,7 @@ import {
   stageNames,
 } from '../shared/routes.ts';
 import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
+import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
 import { acknowledgeApiFindings } from './api-findings.ts';
 import { AutoPromotion } from './auto-promotion.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
@@ -46,7 +47,7 @@ import { functionRole } from './function-role.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
 import { indexesAtStep, indexStepOf } from './index-steps.ts';
 import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts';
-import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS, Monitoring } from './monitoring.ts';
+import { Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 import { ProjectPurge } from './project-purge.ts';
 import { familyKeyOf, RouteFamily, type RouteFamilyProps, routeFamilies } from './route-family.ts';

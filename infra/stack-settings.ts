@@ -1,5 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './monitoring.ts';
+import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
 import type { PlatformStackProps } from './platform-stack.ts';
 
 // What `cdk deploy -c name=value` may set, read and checked in one place. Every value is optional:
