@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { atMost, DisplayName } from './common.ts';
 
 // Emails are compared in one form: trimmed and lower-cased before anything else sees them.
-const Email = z
+export const Email = z
   .string()
   .check(
     z.trim(),

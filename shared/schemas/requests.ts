@@ -17,6 +17,16 @@ import {
 import { CreateKeyBody } from './keys.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
+import {
+  AcceptInvitationBody,
+  CreateInvitationBody,
+  CreateTeamBody,
+  InvitationParams,
+  MemberParams,
+  TeamParams,
+  UpdateMemberBody,
+  UpdateTeamBody,
+} from './teams.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
 /**
@@ -48,6 +58,14 @@ export const requestSchemas = {
   LogQuery,
   LogStreamHeaders,
   WaitQuery,
+  CreateTeamBody,
+  UpdateTeamBody,
+  TeamParams,
+  MemberParams,
+  UpdateMemberBody,
+  CreateInvitationBody,
+  InvitationParams,
+  AcceptInvitationBody,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;
