@@ -17,6 +17,7 @@ import {
 import { CreateKeyBody } from './keys.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
+import { CreateTeamTokenBody, TokenParams } from './team-tokens.ts';
 import {
   AcceptInvitationBody,
   CreateInvitationBody,
@@ -66,6 +67,8 @@ export const requestSchemas = {
   CreateInvitationBody,
   InvitationParams,
   AcceptInvitationBody,
+  CreateTeamTokenBody,
+  TokenParams,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

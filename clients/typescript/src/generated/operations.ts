@@ -63,6 +63,9 @@ export const operationTable = [
   { id: 'listInvitations', group: 'teams', name: 'listInvitations', method: 'GET', path: '/teams/{teamId}/invitations', params: ['teamId'], query: 1, auth: 1, items: 'invitations' },
   { id: 'createInvitation', group: 'teams', name: 'createInvitation', method: 'POST', path: '/teams/{teamId}/invitations', params: ['teamId'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'revokeInvitation', group: 'teams', name: 'revokeInvitation', method: 'DELETE', path: '/teams/{teamId}/invitations/{id}', params: ['teamId', 'id'], auth: 1, reply: 'none' },
+  { id: 'listTeamTokens', group: 'teamTokens', name: 'list', method: 'GET', path: '/teams/{teamId}/tokens', params: ['teamId'], query: 1, auth: 1, items: 'tokens' },
+  { id: 'createTeamToken', group: 'teamTokens', name: 'create', method: 'POST', path: '/teams/{teamId}/tokens', params: ['teamId'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'revokeTeamToken', group: 'teamTokens', name: 'revoke', method: 'DELETE', path: '/teams/{teamId}/tokens/{id}', params: ['teamId', 'id'], auth: 1, reply: 'none' },
   { id: 'acceptInvitation', group: 'teams', name: 'acceptInvitation', method: 'POST', path: '/invitations/accept', body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listRoles', group: 'teams', name: 'listRoles', method: 'GET', path: '/roles', auth: 1 },
   { id: 'getHealth', group: 'service', name: 'getHealth', method: 'GET', path: '/health', backend: 1 },
@@ -211,6 +214,14 @@ export interface Groups {
     acceptInvitation(body: Body<'acceptInvitation'>, options?: RequestOptions): Promise<JsonReply<'acceptInvitation', 200>>;
     /** The team roles, lowest first, and what each may do: `GET {base_url}/roles` (listRoles) */
     listRoles(options?: RequestOptions): Promise<JsonReply<'listRoles', 200>>;
+  };
+  teamTokens: {
+    /** A team's tokens, newest first, with when each was last used (admins; never their secrets): `GET {base_url}/teams/{teamId}/tokens` (listTeamTokens) */
+    list(teamId: string, query?: Query<'listTeamTokens'>, options?: RequestOptions): List<JsonReply<'listTeamTokens', 200>, 'tokens'>;
+    /** Make a team token for CI (admins): it acts as the team, within its projects and targets, and always expires; the secret is shown once: `POST {base_url}/teams/{teamId}/tokens` (createTeamToken) */
+    create(teamId: string, body: Body<'createTeamToken'>, options?: RequestOptions): Promise<JsonReply<'createTeamToken', 201>>;
+    /** Revoke a team token, effective on its next request (admins): `DELETE {base_url}/teams/{teamId}/tokens/{id}` (revokeTeamToken) */
+    revoke(teamId: string, id: string, options?: RequestOptions): Promise<void>;
   };
   service: {
     /** Check that the service and its store answer: `GET {backend_url}/health` (getHealth) */
