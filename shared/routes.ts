@@ -200,6 +200,22 @@ const routeTable = [
     operationId: 'rollbackProduction', tag: 'Production', summary: 'Put an earlier production deployment back (by default the one before the current); pauses automatic promotion', request: { params: 'IdParams', body: 'RollbackBody' }, replies: { 200: 'Project' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/production-history', handler: 'list-production-history', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], environment: ['Query'] }, secrets: signsCursors,
     operationId: 'listProductionHistory', tag: 'Production', summary: "Every move of the project's production pointer, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'ProductionHistory' }, errors: ['not_found'] },
+  // Custom domains. Roles (issue 33): members read (role: member), admins write (role: admin).
+  // role: member
+  { api: 'platform', method: 'GET', path: '/projects/{id}/domains', handler: 'list-domains', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], domains: ['Query:byProject'] }, secrets: signsCursors,
+    operationId: 'listDomains', tag: 'Domains', summary: "List a project's custom domains, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'DomainList' }, errors: ['not_found'] },
+  // role: admin
+  { api: 'platform', method: 'POST', path: '/projects/{id}/domains', handler: 'create-domain', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['ConditionCheckItem'], domains: ['PutItem', 'UpdateItem'] },
+    operationId: 'createDomain', tag: 'Domains', summary: 'Add a custom domain to a project (at most 50; a name is held by one project at a time)', request: { params: 'IdParams', body: 'CreateDomainBody' }, replies: { 201: { body: 'Domain', headers: ['Location'] } }, errors: ['not_found', 'conflict'] },
+  // role: member
+  { api: 'platform', method: 'GET', path: '/projects/{id}/domains/{name}', handler: 'get-domain', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], domains: ['GetItem'] },
+    operationId: 'getDomain', tag: 'Domains', summary: "Get one of a project's domains: each record it needs and what DNS held at the last check", request: { params: 'DomainParams' }, replies: { 200: 'Domain' }, errors: ['not_found'] },
+  // role: admin
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}/domains/{name}', handler: 'delete-domain', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], domains: ['DeleteItem', 'UpdateItem'] },
+    operationId: 'deleteDomain', tag: 'Domains', summary: 'Remove a custom domain from a project (anyone may add the name again)', request: { params: 'DomainParams' }, replies: { 204: null }, errors: ['not_found'] },
+  // role: admin
+  { api: 'platform', method: 'POST', path: '/projects/{id}/domains/{name}/verify', handler: 'verify-domain', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem'], domains: ['GetItem', 'UpdateItem'] },
+    operationId: 'verifyDomain', tag: 'Domains', summary: "Check a domain's DNS records now (a few seconds at most) and answer what was found", request: { params: 'DomainParams' }, replies: { 200: 'Domain' }, errors: ['not_found', 'conflict'] },
   { api: 'platform', method: 'GET', path: '/projects/{id}/env', handler: 'list-environment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], environment: ['GetItem', 'Query'] }, secrets: signsCursors, kms: ['decryptPlain'],
     operationId: 'listEnvironmentVariables', tag: 'Environment', summary: "List a project's environment variables, newest first (a secret's value never)", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'EnvironmentVariableList' }, errors: ['not_found'] },
   { api: 'platform', method: 'POST', path: '/projects/{id}/env', handler: 'create-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt'],

@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   let builder: { stop(): Promise<void> } | undefined;
   let webhookQueue: { stop(): void } | undefined;
   let streamPoller: { stop(): Promise<void> } | undefined;
+  let schedules: { stop(): Promise<void> } | undefined;
   const stop = async (code: number): Promise<never> => {
+    await schedules?.stop();
     await streamPoller?.stop();
     webhookQueue?.stop();
     await builder?.stop();
@@ -100,6 +102,9 @@ async function main(): Promise<void> {
     // The stream consumers (shared/consumers.ts), fed from DynamoDB Local's streams as Lambda would.
     const { startStreamPoller } = await import('./stream-poller.ts');
     streamPoller = await startStreamPoller(endpoint);
+    // The scheduled functions (custom domains' background checks), as EventBridge would run them.
+    const { startLocalSchedules } = await import('./schedules.ts');
+    schedules = await startLocalSchedules();
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

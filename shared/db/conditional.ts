@@ -79,13 +79,27 @@ const cancellationReasons = (error: unknown): string[] | undefined =>
  * decides. `input` gets the attempt number (1, 2, …), for a ClientRequestToken per attempt.
  */
 export async function transactWrite(input: (attempt: number) => TransactWriteCommandInput): Promise<boolean> {
+  const failed = await transactWriteConditions(input, [0]);
+  return failed === undefined;
+}
+
+/**
+ * Runs a transaction whose items at `decisive` carry conditions that may fail as an answer (a limit,
+ * a name taken): the index of the first that failed, or undefined when it was written. Any other
+ * failure throws; races are tried again as in transactWrite.
+ */
+export async function transactWriteConditions(
+  input: (attempt: number) => TransactWriteCommandInput,
+  decisive: readonly number[],
+): Promise<number | undefined> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand(input(attempt)));
-      return true;
+      return undefined;
     } catch (error) {
       const reasons = cancellationReasons(error);
-      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
+      const failed = reasons?.indexOf('ConditionalCheckFailed') ?? -1;
+      if (failed >= 0 && decisive.includes(failed)) return failed;
       if (!reasons?.includes('TransactionConflict') || attempt >= TRANSACTION_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
     }

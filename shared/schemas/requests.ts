@@ -8,6 +8,7 @@ import {
   ReportDeploymentEventBody,
   WaitQuery,
 } from './deployments.ts';
+import { CreateDomainBody, DomainParams } from './domains.ts';
 import {
   CreateVariableBody,
   ReplaceEnvironmentBody,
@@ -48,6 +49,8 @@ export const requestSchemas = {
   LogQuery,
   LogStreamHeaders,
   WaitQuery,
+  CreateDomainBody,
+  DomainParams,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -1,4 +1,5 @@
 import { AppendedLogs, LogEventStream, LogLineList } from './deployment-log-resources.ts';
+import { Domain, DomainList } from './domain-resources.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,
@@ -55,6 +56,8 @@ export const responseBodies = {
   LogLineList,
   LogEventStream,
   AppendedLogs,
+  Domain,
+  DomainList,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,
