@@ -98,7 +98,11 @@ async function addMissingIndexes(client: DynamoDBClient, table: TableDefinition,
 }
 
 /** Creates one declared table under another name (a suite that needs a table of its own). */
-export async function createTableAs(client: DynamoDBClient, table: TableDefinition, name: string): Promise<void> {
+export async function createTableAs(
+  client: DynamoDBClient,
+  table: TableDefinition,
+  name: string,
+): Promise<void> {
   await client.send(new CreateTableCommand(createTableInput(name, table)));
 }
 

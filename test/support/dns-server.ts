@@ -47,10 +47,13 @@ function readQuestion(query: Buffer): Question | undefined {
 }
 
 function encodeName(name: string): Buffer {
-  const parts = name.split('.').filter(Boolean).map((label) => {
-    const bytes = Buffer.from(label, 'latin1');
-    return Buffer.concat([Buffer.from([bytes.length]), bytes]);
-  });
+  const parts = name
+    .split('.')
+    .filter(Boolean)
+    .map((label) => {
+      const bytes = Buffer.from(label, 'latin1');
+      return Buffer.concat([Buffer.from([bytes.length]), bytes]);
+    });
   return Buffer.concat([...parts, Buffer.from([0])]);
 }
 
