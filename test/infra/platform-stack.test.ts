@@ -424,7 +424,7 @@ describe('PlatformStack', () => {
         'Custom resource: the public key of the key-signing seed',
         ...consumerHandlers().map(
           (handler) =>
-            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments' }[handler] ?? 'webhooks'}: ${handler}`,
+            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments', 'recheck-domains': 'domains' }[handler] ?? 'webhooks'}: ${handler}`,
         ),
       ].sort(),
     );
@@ -709,6 +709,7 @@ describe('PlatformStack, hardened', () => {
       webhookDeliveries: 'WebhookDeliveriesTable',
       environment: 'EnvironmentTable',
       deploymentLogs: 'DeploymentLogsTable',
+      domains: 'DomainsTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),
@@ -934,7 +935,7 @@ describe('PlatformStack, operable', () => {
     });
     expect(names).toEqual(handlers().map((handler) => `${handler}-PlatformStack`));
     // The consumers keep an alarm each: a fixed few, whatever the routes.
-    for (const name of ['WebhookFanOut', 'WebhookDelivery', 'PurgeProject']) {
+    for (const name of ['WebhookFanOut', 'WebhookDelivery', 'PurgeProject', 'RecheckDomains']) {
       const [faults] = alarmOn(`${name}: `);
       if (!faults) throw new Error(`No fault alarm for ${name}`);
       expect(metricNamesOf(faults)).toEqual(['Errors']);
