@@ -393,6 +393,8 @@ describe('PlatformStack', () => {
           // The served document's {base_url} (functions/docs.ts).
           ...(route.handler === 'docs' ? ['PLATFORM_BASE_URL'] : []),
           ...(route.kms?.length ? ['ENVIRONMENT_KEY_ARN'] : []),
+          // The routing target of custom domains, where it is shown or checked (-c domainTarget).
+          ...(['create-domain', 'verify-domain'].includes(route.handler) ? ['DOMAIN_TARGET'] : []),
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
