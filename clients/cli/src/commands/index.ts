@@ -1,6 +1,7 @@
 import type { Commands } from '../command.ts';
 import { authCommands } from './auth.ts';
 import { deploymentCommands } from './deployments.ts';
+import { domainCommands } from './domains.ts';
 import { envCommands } from './env.ts';
 import { keyCommands } from './keys.ts';
 import { logCommands } from './logs.ts';
@@ -20,4 +21,5 @@ export const commands: Commands = {
   ...keyCommands,
   ...envCommands,
   ...webhookCommands,
+  ...domainCommands,
 };
