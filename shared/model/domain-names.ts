@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 // What a custom domain's name may be, and the records that go with it. A name is stored as DNS
 // sees it: lower case, each Unicode label as its A-label (`bücher.de` is `xn--bcher-kva.de`), no
@@ -48,6 +48,9 @@ export function normaliseDomainName(input: string): DomainName {
     return refuse(
       'must be a hostname: each label 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen',
     );
+  // An A-label the URL parser cannot decode passes it unchanged: no Unicode name has it.
+  if (labels.some((label) => label.startsWith('xn--') && domainToUnicode(label) === label))
+    return refuse('is not a valid internationalised hostname');
   return { ok: true, name: ascii };
 }
 
