@@ -103,8 +103,9 @@ async function main(): Promise<void> {
     const { startStreamPoller } = await import('./stream-poller.ts');
     streamPoller = await startStreamPoller(endpoint);
     // The scheduled functions (custom domains' background checks), as EventBridge would run them.
-    const { startLocalSchedules } = await import('./schedules.ts');
+    const { scheduleIntervalMs, startLocalSchedules } = await import('./schedules.ts');
     schedules = await startLocalSchedules();
+    const { domainSettings } = await import('#shared/domain/domain-settings.ts');
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
@@ -125,6 +126,9 @@ async function main(): Promise<void> {
     }
     console.log(
       `webhooks:    ${deliverySettings.policy.allowPrivateTargets ? 'http and private receivers allowed' : 'https to public addresses only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=1 allows http and loopback)'}, retry unit ${deliverySettings.retryBaseSeconds} s`,
+    );
+    console.log(
+      `domains:     DNS via ${domainSettings.dnsServers?.join(', ') ?? "the system's resolver"}, CNAME target ${domainSettings.target}, background checks every ${scheduleIntervalMs() / 1000} s`,
     );
     if (admin.generatedPassword) {
       console.log(`admin:       ${admin.email} / ${admin.generatedPassword}  (generated; shown once)`);
