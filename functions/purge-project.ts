@@ -2,12 +2,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
+import { purgeProjectDomains } from '#shared/db/domains.ts';
 import { purgeEnvironment } from '#shared/db/env-snapshots.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
 // A consumer of the projects table's stream: when a project is removed, its deployments (with their
-// build logs) and its environment variables (and the deployments' snapshots of them) go too.
-// The DELETE request removes what it can in a second; this finishes the rest. Idempotent, so a
+// build logs), its environment variables (and the deployments' snapshots of them) and its custom
+// domains go too. The DELETE request removes what it can in a second; this finishes the rest (and
+// alone frees the domains' names). Idempotent, so a
 // record handed over twice, or retried after a timeout, only finishes the work.
 
 /** How long one invocation purges before it hands the record back to be retried (the function has 30 s). */
@@ -22,7 +24,11 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     const { id } = unmarshall(removed as Record<string, AttributeValue>);
     const done =
       typeof id === 'string' &&
-      (await Promise.all([purgeProjectDeployments(id, until), purgeEnvironment(id, until)]).then(
+      (await Promise.all([
+        purgeProjectDeployments(id, until),
+        purgeEnvironment(id, until),
+        purgeProjectDomains(id, until),
+      ]).then(
         (finished) => finished.every(Boolean),
         () => false,
       ));

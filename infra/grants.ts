@@ -1,4 +1,4 @@
-import { queueConsumers, streamConsumers } from '../shared/consumers.ts';
+import { queueConsumers, scheduledConsumers, streamConsumers } from '../shared/consumers.ts';
 import { type TableKey, tableKeys } from '../shared/db/tables.ts';
 import {
   type FunctionAccess,
@@ -89,7 +89,11 @@ export function grantsOf(access: FunctionAccess): Grant[] {
   ];
 }
 
-const consumers: readonly (FunctionAccess & { handler: string })[] = [...streamConsumers, ...queueConsumers];
+const consumers: readonly (FunctionAccess & { handler: string })[] = [
+  ...streamConsumers,
+  ...queueConsumers,
+  ...scheduledConsumers,
+];
 
 /** Everything one function may call: its rows' grants together (a route's), or its consumer row's. */
 export function functionGrants(handler: string): Grant[] {

@@ -19,6 +19,7 @@ export const pinnedLogicalIds = {
     environment: 'EnvironmentTable',
     deploymentLogs: 'DeploymentLogsTable',
     teams: 'TeamsTable',
+    domains: 'DomainsTable',
   } satisfies Record<TableKey, string>,
   secrets: {
     CursorSecret: 'CursorSecretABAE1358',

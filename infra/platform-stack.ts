@@ -27,6 +27,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
+import { DEFAULT_DOMAIN_TARGET } from '../shared/model/domains.ts';
 import {
   type ApiGroup,
   type FallbackRoute,
@@ -39,6 +40,7 @@ import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
 import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
 import { acknowledgeApiFindings } from './api-findings.ts';
 import { AutoPromotion } from './auto-promotion.ts';
+import { DomainChecks } from './domain-checks.ts';
 import { DEFAULT_EDGE_LIMITS, type EdgeLimits, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction, FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
 import { environmentKey } from './environment-key.ts';
@@ -119,6 +121,11 @@ export interface PlatformStackProps extends StackProps {
    * (`-c secretsExtensionLayerArn=...`, infra/secrets-extension.ts).
    */
   secretsExtensionLayerArn?: string;
+  /**
+   * What custom domains' CNAME records should point at (`-c domainTarget=`): the hostname that serves
+   * them. Default `cname.platform.example`, a reserved name that resolves nowhere: set it to yours.
+   */
+  domainTarget?: string;
   /** A handler's entry file: `functions/<handler>.ts` unless given (generated rows have none there). */
   functionEntry?: (handler: string) => string | undefined;
 }
@@ -252,6 +259,15 @@ export class PlatformStack extends Stack {
       onFailure: streamFailures.destination,
     });
     streamFailures.watchIteratorAge('PurgeProject', purge.function, alarmThresholds.iteratorAgeMinutes);
+    // Custom domains: the functions that show or check the routing record know its target.
+    const domainTarget = props.domainTarget ?? DEFAULT_DOMAIN_TARGET;
+    const domainChecks = new DomainChecks(this, 'DomainChecks', {
+      tables: this.tables,
+      logRetention: this.logRetention,
+      domainTarget,
+    });
+    for (const handler of ['create-domain', 'verify-domain'])
+      functions.get(handler)?.addEnvironment('DOMAIN_TARGET', domainTarget);
     streamFailures.watchIteratorAge(
       'AutoPromote',
       autoPromotion.function,
@@ -295,6 +311,7 @@ export class PlatformStack extends Stack {
         ['WebhookDelivery', webhooks.delivery],
         ['PurgeProject', purge.function],
         ['AutoPromote', autoPromotion.function],
+        ['RecheckDomains', domainChecks.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       tableIndexes: Object.fromEntries(
@@ -311,6 +328,7 @@ export class PlatformStack extends Stack {
         this.tables.projects,
         this.tables.deploymentLogs,
         this.tables.deployments,
+        this.tables.domains,
       ],
       dashboardName: this.named('operations'),
       routeMetrics: props.routeMetrics ?? false,

@@ -16,6 +16,8 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   routeMetrics                on | off (default off): the functions' metrics per route, or per API (docs/costs.md)
 //   keySigningSeedVersion       the rotation input of the key-signing seed (README, Rotating the key-signing seed)
 //   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/monitoring.ts)
+//   domainTarget                the hostname custom domains' CNAME records should point at (default
+//                               cname.platform.example, a reserved name: set yours)
 //   secretsExtensionLayerArn    the Parameters and Secrets extension's arm64 layer for a region CDK's
 //                               table lacks (infra/secrets-extension.ts)
 //
@@ -72,6 +74,13 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
   if (secretsExtensionLayerArn !== undefined && typeof secretsExtensionLayerArn !== 'string') {
     throw new Error('-c secretsExtensionLayerArn must be a layer version ARN');
   }
+  const domainTarget = read('domainTarget');
+  if (
+    domainTarget !== undefined &&
+    (typeof domainTarget !== 'string' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+\.?$/i.test(domainTarget))
+  ) {
+    throw new Error('-c domainTarget must be a hostname, such as domains.example.com');
+  }
   return {
     stackName: stage === undefined ? BASE_STACK_NAME : `${BASE_STACK_NAME}-${stage}`,
     props: {
@@ -89,6 +98,7 @@ export function stackSettingsOf(read: ContextReader): { stackName: string; props
         ? {}
         : { keySigningSeedVersion: String(keySigningSeedVersion) }),
       ...(secretsExtensionLayerArn === undefined ? {} : { secretsExtensionLayerArn }),
+      ...(domainTarget === undefined ? {} : { domainTarget }),
       alarmThresholds,
     },
   };

@@ -1,7 +1,7 @@
 import { ENVIRONMENT_HEAD_KEY, type TableKey } from '#shared/db/tables.ts';
 import type { FunctionAccess, QueueKey } from './routes.ts';
 
-// The consumers: functions fed by DynamoDB streams or by a queue rather than by a route, listed
+// The consumers: functions fed by DynamoDB streams, by a queue or by a schedule rather than by a route, listed
 // once like the routes. The stack (infra/webhooks.ts, infra/project-purge.ts,
 // infra/auto-promotion.ts) builds each and attaches it to its source; `npm start` and the tests feed
 // the stream consumers from DynamoDB Local's streams (infra/local/stream-poller.ts) and the queue
@@ -40,11 +40,18 @@ export const streamConsumers = [
   // Webhook events: a project put, changed or removed; a deployment created or moved; a project's
   // environment variables changed (the environment table's head item: its variables, snapshots and
   // production history are other items of the table, and never reach the function).
-  { handler: 'webhook-fan-out', streams: ['projects', 'deployments', 'environment'], tables: { webhooks: ['Query'] }, queues: ['webhookDeliveries'],
-    filters: { environment: { dynamodb: { Keys: { sk: { S: [ENVIRONMENT_HEAD_KEY] } } } } } },
-  // A removed project's deployments, which its DELETE could not remove within its own second.
-  // The same calls as the DELETE's own purge.
-  { handler: 'purge-project', streams: ['projects'], filters: { projects: { eventName: ['REMOVE'] } }, tables: { deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'] } },
+  // A domain verified or expired (its status moved from pending): `domain.verified`, `domain.expired`.
+  { handler: 'webhook-fan-out', streams: ['projects', 'deployments', 'environment', 'domains'], tables: { webhooks: ['Query'] }, queues: ['webhookDeliveries'],
+    filters: {
+      environment: { dynamodb: { Keys: { sk: { S: [ENVIRONMENT_HEAD_KEY] } } } },
+      domains: { eventName: ['MODIFY'], dynamodb: {
+        NewImage: { status: { S: ['verified', 'expired'] } },
+        OldImage: { status: { S: ['pending'] } },
+      } },
+    } },
+  // A removed project's deployments, which its DELETE could not remove within its own second (the
+  // same calls as the DELETE's own purge), and its custom domains (this consumer's alone).
+  { handler: 'purge-project', streams: ['projects'], filters: { projects: { eventName: ['REMOVE'] } }, tables: { deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'], domains: ['Query:byProject', 'DeleteItem'] } },
   // Automatic promotion: a production deployment that just became ready (its status changed to it).
   { handler: 'auto-promote', streams: ['deployments'], tables: { projects: ['GetItem', 'UpdateItem'], environment: ['PutItem'] },
     filters: { deployments: { eventName: ['MODIFY'], dynamodb: {
@@ -59,6 +66,23 @@ export const queueConsumers = [
   { handler: 'deliver-webhooks', queue: 'webhookDeliveries', tables: { webhooks: ['GetItem', 'UpdateItem'], webhookDeliveries: ['PutItem'] }, queues: ['webhookDeliveries'] },
 ] as const satisfies readonly QueueConsumer[];
 
+/**
+ * A function run on a schedule rather than by a route, a stream or a queue: in AWS an EventBridge
+ * rule invokes it every `everyMinutes` (infra/domain-checks.ts); `npm start` and the tests run it
+ * on a short period of their own (infra/local/schedules.ts).
+ */
+export interface ScheduledConsumer extends FunctionAccess {
+  /** `functions/<handler>.ts`, exporting `handler(event)` for a scheduled event. */
+  handler: string;
+  everyMinutes: number;
+}
+
+// biome-ignore format: rows read as a table
+export const scheduledConsumers = [
+  // Pending custom domains checked again when due (the front of the dueChecks index), or expired.
+  { handler: 'recheck-domains', everyMinutes: 1, tables: { domains: ['Query:dueChecks', 'UpdateItem'] } },
+] as const satisfies readonly ScheduledConsumer[];
+
 /** The records of `table` that a consumer receives: its filter for that stream, if it has one. */
 export const filterOf = (consumer: StreamConsumer, table: TableKey): FilterPattern | undefined =>
   consumer.filters?.[table];
@@ -67,4 +91,5 @@ export const filterOf = (consumer: StreamConsumer, table: TableKey): FilterPatte
 export const consumerHandlers = (): string[] => [
   ...streamConsumers.map(({ handler }) => handler),
   ...queueConsumers.map(({ handler }) => handler),
+  ...scheduledConsumers.map(({ handler }) => handler),
 ];

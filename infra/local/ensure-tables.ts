@@ -97,6 +97,15 @@ async function addMissingIndexes(client: DynamoDBClient, table: TableDefinition,
   }
 }
 
+/** Creates one declared table under another name (a suite that needs a table of its own). */
+export async function createTableAs(
+  client: DynamoDBClient,
+  table: TableDefinition,
+  name: string,
+): Promise<void> {
+  await client.send(new CreateTableCommand(createTableInput(name, table)));
+}
+
 /** Creates every declared table that does not exist yet, under its local name, and adds missing indexes. */
 export async function ensureTables(client: DynamoDBClient): Promise<string[]> {
   const createdNames: string[] = [];

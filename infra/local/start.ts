@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   let builder: { stop(): Promise<void> } | undefined;
   let webhookQueue: { stop(): void } | undefined;
   let streamPoller: { stop(): Promise<void> } | undefined;
+  let schedules: { stop(): Promise<void> } | undefined;
   const stop = async (code: number): Promise<never> => {
+    await schedules?.stop();
     await streamPoller?.stop();
     webhookQueue?.stop();
     await builder?.stop();
@@ -100,6 +102,10 @@ async function main(): Promise<void> {
     // The stream consumers (shared/consumers.ts), fed from DynamoDB Local's streams as Lambda would.
     const { startStreamPoller } = await import('./stream-poller.ts');
     streamPoller = await startStreamPoller(endpoint);
+    // The scheduled functions (custom domains' background checks), as EventBridge would run them.
+    const { scheduleIntervalMs, startLocalSchedules } = await import('./schedules.ts');
+    schedules = await startLocalSchedules();
+    const { domainSettings } = await import('#shared/domain/domain-settings.ts');
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
@@ -120,6 +126,9 @@ async function main(): Promise<void> {
     }
     console.log(
       `webhooks:    ${deliverySettings.policy.allowPrivateTargets ? 'http and private receivers allowed' : 'https to public addresses only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=1 allows http and loopback)'}, retry unit ${deliverySettings.retryBaseSeconds} s`,
+    );
+    console.log(
+      `domains:     DNS via ${domainSettings.dnsServers?.join(', ') ?? "the system's resolver"}, CNAME target ${domainSettings.target}, background checks every ${scheduleIntervalMs() / 1000} s`,
     );
     if (admin.generatedPassword) {
       console.log(`admin:       ${admin.email} / ${admin.generatedPassword}  (generated; shown once)`);

@@ -92,10 +92,11 @@ export async function startStreamPoller(
   for (const consumer of options.consumers ?? streamConsumers) {
     const module: { handler: StreamHandler } = await import(join(FUNCTIONS_DIR, `${consumer.handler}.ts`));
     for (const table of consumer.streams) {
-      const described = await dynamodb.send(new DescribeTableCommand({ TableName: tables[table].localName }));
+      // The name the functions use (a suite may give a table of its own), as the local IAM reads it.
+      const name = process.env[tables[table].envVar] ?? tables[table].localName;
+      const described = await dynamodb.send(new DescribeTableCommand({ TableName: name }));
       const streamArn = described.Table?.LatestStreamArn;
-      if (!streamArn)
-        throw new Error(`${tables[table].localName} has no stream (shared/db/tables.ts declares one)`);
+      if (!streamArn) throw new Error(`${name} has no stream (shared/db/tables.ts declares one)`);
       feeds.push({
         table,
         streamArn,

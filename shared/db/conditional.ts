@@ -106,3 +106,18 @@ export async function transactWriteReasons(
     }
   }
 }
+
+/**
+ * Runs a transaction whose items at the `decisive` positions carry conditions that decide it: the
+ * position of the first of them that failed, or undefined when it was applied.
+ */
+export async function transactWriteConditions(
+  input: (attempt: number) => TransactWriteCommandInput,
+  decisive: readonly number[],
+): Promise<number | undefined> {
+  const outcome = await transactWriteReasons(input);
+  if (outcome.done) return undefined;
+  const failed = outcome.reasons.indexOf('ConditionalCheckFailed');
+  if (failed >= 0 && decisive.includes(failed)) return failed;
+  throw outcome.error;
+}

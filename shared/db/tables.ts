@@ -226,6 +226,26 @@ export const tables = {
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: false,
   },
+  /**
+   * Custom domains, one item per name (`pk` = the name, shared/model/domain-names.ts): a claim is one
+   * conditional put, so a name is held by one project across all owners, whoever tries at once.
+   * Beside them, one item per project (`pk` = `project#<projectId>`) counts its names, so the limit
+   * holds under concurrency. `byProject` lists a project's names, newest first (`listOrder` =
+   * creation time and name). `dueChecks` holds pending domains only (`checkQueue` is removed when one
+   * is verified or expires), by when each is checked next: the scheduled re-check reads its front.
+   * Its stream carries `domain.verified` and `domain.expired` to the webhook fan-out.
+   */
+  domains: {
+    envVar: 'DOMAINS_TABLE',
+    localName: 'platform-domains',
+    partitionKey: 'pk',
+    indexes: {
+      byProject: { partitionKey: 'projectId', sortKey: 'listOrder' },
+      dueChecks: { partitionKey: 'checkQueue', sortKey: 'nextCheckAt' },
+    },
+    pointInTimeRecovery: true,
+    stream: 'NEW_AND_OLD_IMAGES',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableKey = keyof typeof tables;

@@ -1,6 +1,5 @@
 import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
-import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { indexes, tableName } from './tables.ts';

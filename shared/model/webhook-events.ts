@@ -13,6 +13,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'project.production_changed',
   // Keys and targets that changed, never values.
   'project.env.updated',
+  // A custom domain's ownership record was found (by a check asked for or a background one), or it
+  // was still pending 7 days after it was added.
+  'domain.verified',
+  'domain.expired',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

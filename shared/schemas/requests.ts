@@ -8,6 +8,7 @@ import {
   ReportDeploymentEventBody,
   WaitQuery,
 } from './deployments.ts';
+import { CreateDomainBody, DomainParams } from './domains.ts';
 import {
   CreateVariableBody,
   ReplaceEnvironmentBody,
@@ -69,6 +70,8 @@ export const requestSchemas = {
   AcceptInvitationBody,
   CreateTeamTokenBody,
   TokenParams,
+  CreateDomainBody,
+  DomainParams,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -1,4 +1,5 @@
 import { AppendedLogs, LogEventStream, LogLineList } from './deployment-log-resources.ts';
+import { Domain, DomainList } from './domain-resources.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,
@@ -79,6 +80,8 @@ export const responseBodies = {
   TeamToken,
   CreatedTeamToken,
   TeamTokenList,
+  Domain,
+  DomainList,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

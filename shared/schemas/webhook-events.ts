@@ -3,6 +3,7 @@ import { REPORTABLE_STATES } from '#shared/model/deployment-states.ts';
 import { ENVIRONMENT_TARGETS, VARIABLE_TYPES } from '#shared/model/environment-variables.ts';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import { type DeliveredEventType, PING_EVENT, WEBHOOK_EVENT_TYPES } from '#shared/model/webhook-events.ts';
+import { Domain } from './domain-resources.ts';
 import { Deployment, ProductionPointer, Project, prefixedId, Timestamp } from './resources.ts';
 
 // What a delivery's body is, per event type: `{type, timestamp, data}`. The fan-out and the ping
@@ -54,7 +55,12 @@ export const PingData = z
     description: 'Sent by `POST /webhooks/{id}/test` to that subscription only.',
   });
 
-type DataSchema = typeof Deployment | typeof Project | typeof ProductionChange | typeof EnvironmentChange;
+type DataSchema =
+  | typeof Deployment
+  | typeof Project
+  | typeof ProductionChange
+  | typeof EnvironmentChange
+  | typeof Domain;
 
 /** The schema of each event's `data`, and what it means. */
 const eventData = {
@@ -73,6 +79,8 @@ const eventData = {
     "The project's production pointer moved (automatically, by a promote or by a rollback).",
   ],
   'project.env.updated': [EnvironmentChange, "The project's environment variables changed."],
+  'domain.verified': [Domain, "A custom domain's ownership record holds its value: the domain is verified."],
+  'domain.expired': [Domain, 'A custom domain was still pending 7 days after it was added: it expired.'],
 } satisfies Record<(typeof WEBHOOK_EVENT_TYPES)[number], [DataSchema, string]>;
 
 /** `deployment.ready` → `DeploymentReadyEvent`, the component's name. */

@@ -3,6 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { toDeployment } from '#shared/db/deployments.ts';
+import { isDomainItem, toDomain } from '#shared/db/domains.ts';
 import { HEAD_KEY as ENVIRONMENT_HEAD, type EnvironmentChange } from '#shared/db/environment-variables.ts';
 import { toProject } from '#shared/db/projects.ts';
 import { allWebhooksOf } from '#shared/db/webhooks.ts';
@@ -18,7 +19,7 @@ import { type DeliveryMessage, messageIdOf } from './messages.ts';
 // production pointer moved: `project.production_changed`, with the pointer before and after); a
 // deployment created or moved to another status; a change of a project's environment variables (the
 // head item of its set, which every change rewrites with what it changed: keys and targets, never a
-// value; the variables' own items, sealed, mean nothing here). Each event becomes one message per subscription
+// value; the variables' own items, sealed, mean nothing here); a custom domain verified or expired. Each event becomes one message per subscription
 // of its owner that wants it. A record handed over twice (streams are at least once) makes the
 // same messages with the same ids, so a receiver sees one `webhook-id` for one event.
 
@@ -60,6 +61,11 @@ function eventTypeOf(
   previous?: Image,
 ): WebhookEventType | undefined {
   const id = String((next ?? previous)?.id ?? '');
+  if (kind === 'MODIFY' && next && isDomainItem(next) && next.status !== previous?.status) {
+    if (next.status === 'verified') return 'domain.verified';
+    if (next.status === 'expired') return 'domain.expired';
+    return undefined;
+  }
   if (id.startsWith('prj_')) {
     if (kind === 'INSERT') return 'project.created';
     if (kind === 'MODIFY' && productionOf(next) !== productionOf(previous))
@@ -88,7 +94,8 @@ export function eventOf(record: DynamoDBRecord): WebhookEvent | undefined {
   if (type === undefined || image === undefined) return undefined;
   const seconds = record.dynamodb?.ApproximateCreationDateTime;
   return {
-    sourceId: record.eventID ?? `${String(image.id)}@${String(image.updatedAt)}`,
+    sourceId:
+      record.eventID ?? `${String(image.id ?? image.pk)}@${String(image.updatedAt ?? image.lastCheckedAt)}`,
     ownerId: String(image.ownerId),
     type,
     timestamp: new Date(seconds === undefined ? clock.now() : seconds * 1000).toISOString(),
@@ -112,6 +119,7 @@ function dataOf(type: WebhookEventType, image: Image, previous?: Image): Webhook
     const { revision: _revision, ...change } = image.lastChange as EnvironmentChange & { revision?: number };
     return { projectId: String(image.projectId), ...change };
   }
+  if (type.startsWith('domain.')) return toDomain(image);
   return type.startsWith('project.') ? toProject(image) : toDeployment(image);
 }
 

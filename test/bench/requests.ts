@@ -52,6 +52,8 @@ export interface Disposables {
   earlierProductionId?: string;
   /** A variable of `projectId`, for the request that changes or deletes one. */
   variableId?: string;
+  /** A custom domain of `projectId` (for the routes that name one), or a free name (for the one that adds one). */
+  domainName?: string;
 }
 
 /** The URL of the bench's webhooks: https on a documentation address (RFC 5737), never called. */
@@ -112,6 +114,13 @@ export const movesProduction = (route: Route): boolean =>
 export const changesEnvironment = (route: Route): boolean =>
   route.method !== 'GET' && route.path.startsWith('/projects/{id}/env');
 
+/** Whether the route adds a custom domain (each invocation gets a project and a name of its own). */
+export const addsDomain = (route: Route): boolean =>
+  route.method === 'POST' && route.path === '/projects/{id}/domains';
+
+/** Whether the route names a custom domain (each invocation gets a project with one of its own). */
+export const namesDomain = (route: Route): boolean => route.path.startsWith('/projects/{id}/domains/{name}');
+
 /** Whether only a `build` key may make the request (a deployment's build environment). */
 export const needsBuildKey = (route: Route): boolean => route.scope === 'build';
 
@@ -132,6 +141,7 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
   const concrete = `${route.path
     .replace('{id}', id)
     .replace('{envId}', keys?.variableId ?? 'env_unknown')
+    .replace('{name}', keys?.domainName ?? 'unknown.example.com')
     .replace('{proxy+}', 'no/such/path')}${queries[route.path] ?? ''}`;
   const path = route.api === 'platform' ? `/${PLATFORM_STAGE}${concrete}` : concrete;
   const method = route.method === 'ANY' ? 'GET' : route.method;
@@ -151,6 +161,7 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/auth/register': { email: `bench-${data.runId}-${round}@example.test`, password: 'bench passphrase' },
     '/auth/login': login,
     '/webhooks': { url: BENCH_WEBHOOK_URL, events: ['deployment.ready'] },
+    '/projects/{id}/domains': { name: keys?.domainName ?? `bench-${data.runId}-${round}.example.com` },
   };
   const patches: Record<string, unknown> = {
     '/projects/{id}': { name: `bench ${round}` },

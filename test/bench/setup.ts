@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../shared/model/scopes.ts';
 import type { Route } from '../../shared/routes.ts';
 import {
+  addsDomain,
   BENCH_WEBHOOK_URL,
   type BenchData,
   changesDeployment,
@@ -9,6 +11,7 @@ import {
   type Disposables,
   deletesOwnThing,
   movesProduction,
+  namesDomain,
   needsBuildKey,
 } from './requests.ts';
 
@@ -38,7 +41,12 @@ export interface BenchSetup extends BenchData {
   newProduction(): Promise<{ projectId: string; earlier: string }>;
   /** A new project with one variable, for the requests that change a project's variables. */
   newVariable(): Promise<{ projectId: string; envId: string }>;
+  /** A new project with one custom domain, for the requests that read, check or remove one. */
+  newDomain(): Promise<{ projectId: string; name: string }>;
 }
+
+/** A custom domain's name no one holds (the names are held across all projects). */
+const freeDomainName = (): string => `bench-${randomUUID().slice(0, 12)}.example.com`;
 
 export async function makeBenchData(gatewayUrl: string, rounds: number): Promise<BenchSetup> {
   const { issueApiKey } = await import('../../shared/domain/api-keys.ts');
@@ -97,6 +105,14 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
     await readyDeploymentOf(projectId);
     return { projectId, earlier };
   };
+  const newDomain = async (projectId?: string) => {
+    const owner = projectId ?? (await newProject());
+    const created = await post(`/v1/projects/${owner}/domains`, { name: freeDomainName() }, adminKey);
+    return { projectId: owner, name: String(created.name) };
+  };
+  // Two domains on the admin's project: its list has a second page to sign a cursor for.
+  await newDomain(String(project.id));
+  await newDomain(String(project.id));
   const newWebhook = async () => {
     const created = await post('/v1/webhooks', { url: BENCH_WEBHOOK_URL, events: ['*'] }, adminKey);
     return String((created.webhook as { id: string }).id);
@@ -110,6 +126,7 @@ export async function makeBenchData(gatewayUrl: string, rounds: number): Promise
     newWebhook,
     newProduction,
     newVariable,
+    newDomain: () => newDomain(),
     webhookId,
     adminKey,
     projectId: String(project.id),
@@ -129,13 +146,17 @@ export async function disposablesFor(route: Route, data: BenchSetup, round: numb
   const production = movesProduction(route) ? await data.newProduction() : undefined;
   const variable = changesEnvironment(route) ? await data.newVariable() : undefined;
   const deletedProject = deleted && route.path.startsWith('/projects') ? await data.newProject() : undefined;
+  const domain = namesDomain(route) ? await data.newDomain() : undefined;
+  const claimingProject = addsDomain(route) ? await data.newProject() : undefined;
   return {
     key: caller.apiKey,
     spareKeyId: spare.id,
     deploymentId,
-    projectId: deletedProject ?? production?.projectId ?? variable?.projectId,
+    projectId:
+      deletedProject ?? production?.projectId ?? variable?.projectId ?? domain?.projectId ?? claimingProject,
     webhookId: deleted && route.path.startsWith('/webhooks') ? await data.newWebhook() : undefined,
     earlierProductionId: production?.earlier,
     variableId: variable?.envId,
+    domainName: domain?.name ?? (claimingProject ? freeDomainName() : undefined),
   };
 }

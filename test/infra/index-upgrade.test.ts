@@ -81,6 +81,19 @@ const BEFORE: Partial<Record<TableKey, string[]>> = {
     all('byOwnerBranchStatus', 'ownerBranchStatus'),
     all('unfinished', 'activeStatus'),
   ],
+  // Added since, with its indexes: CloudFormation creates a new table with all of them at once.
+  domains: [
+    JSON.stringify({
+      IndexName: 'byProject',
+      KeySchema: keySchema('projectId', 'listOrder'),
+      Projection: { ProjectionType: 'ALL' },
+    }),
+    JSON.stringify({
+      IndexName: 'dueChecks',
+      KeySchema: keySchema('checkQueue', 'nextCheckAt'),
+      Projection: { ProjectionType: 'ALL' },
+    }),
+  ],
 };
 
 /** How many indexes differ between two templates of one table: added, removed or changed. */

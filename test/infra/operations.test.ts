@@ -153,9 +153,9 @@ describe('2. stream consumers never drop records in silence', () => {
   const streamMappings = mappings.filter((mapping) => mapping.StartingPosition !== undefined);
 
   it('sends what every stream mapping gives up on to the stream-failures queue, after bisecting, while the stream still holds it', () => {
-    // The fan-out reads the projects, deployments and environment streams; the purge the projects one;
-    // the automatic promotion the deployments one.
-    expect(streamMappings).toHaveLength(5);
+    // The fan-out reads the projects, deployments, environment and domains streams; the purge the
+    // projects one; the automatic promotion the deployments one.
+    expect(streamMappings).toHaveLength(6);
     for (const mapping of streamMappings) {
       expect(mapping).toMatchObject({
         BisectBatchOnFunctionError: true,

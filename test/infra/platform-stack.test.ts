@@ -393,6 +393,8 @@ describe('PlatformStack', () => {
           // The served document's {base_url} (functions/docs.ts).
           ...(route.handler === 'docs' ? ['PLATFORM_BASE_URL'] : []),
           ...(route.kms?.length ? ['ENVIRONMENT_KEY_ARN'] : []),
+          // The routing target of custom domains, where it is shown or checked (-c domainTarget).
+          ...(['create-domain', 'verify-domain'].includes(route.handler) ? ['DOMAIN_TARGET'] : []),
         ]),
       );
       expect(variables.SERVICE_NAME).toBe('PlatformStack');
@@ -424,7 +426,7 @@ describe('PlatformStack', () => {
         'Custom resource: the public key of the key-signing seed',
         ...consumerHandlers().map(
           (handler) =>
-            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments' }[handler] ?? 'webhooks'}: ${handler}`,
+            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments', 'recheck-domains': 'domains' }[handler] ?? 'webhooks'}: ${handler}`,
         ),
       ].sort(),
     );
@@ -710,6 +712,7 @@ describe('PlatformStack, hardened', () => {
       environment: 'EnvironmentTable',
       deploymentLogs: 'DeploymentLogsTable',
       teams: 'TeamsTable',
+      domains: 'DomainsTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),
@@ -935,7 +938,7 @@ describe('PlatformStack, operable', () => {
     });
     expect(names).toEqual(handlers().map((handler) => `${handler}-PlatformStack`));
     // The consumers keep an alarm each: a fixed few, whatever the routes.
-    for (const name of ['WebhookFanOut', 'WebhookDelivery', 'PurgeProject']) {
+    for (const name of ['WebhookFanOut', 'WebhookDelivery', 'PurgeProject', 'RecheckDomains']) {
       const [faults] = alarmOn(`${name}: `);
       if (!faults) throw new Error(`No fault alarm for ${name}`);
       expect(metricNamesOf(faults)).toEqual(['Errors']);

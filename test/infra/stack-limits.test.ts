@@ -128,6 +128,7 @@ describe('what holds data stays where it was', () => {
       'ApiKeysTable9F4DC7E7',
       'DeploymentLogsTable',
       'DeploymentsTable5D087E52',
+      'DomainsTable',
       'EnvironmentTable',
       'IdempotencyTable22A5A209',
       'ProjectsTableAA0A2089',

@@ -61,7 +61,7 @@ const logicalIdOfTable = (prefix: string) =>
   ) ?? '';
 
 describe('webhooks in the stack', () => {
-  it('streams new and old images of projects, deployments and environment variables, and of no other table', () => {
+  it('streams new and old images of projects, deployments, environment variables and domains, and of no other table', () => {
     const streamed = Object.entries(resources)
       .filter(
         ([, resource]) => resource.Type === 'AWS::DynamoDB::Table' && resource.Properties.StreamSpecification,
@@ -71,6 +71,7 @@ describe('webhooks in the stack', () => {
       ['Projects', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
       ['Deployments', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
       ['Environment', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
+      ['Domains', { StreamViewType: 'NEW_AND_OLD_IMAGES' }],
     ]);
   });
 
@@ -98,7 +99,7 @@ describe('webhooks in the stack', () => {
     );
   });
 
-  it('feeds the fan-out from the three streams, and the delivery from the queue with partial batch failures', () => {
+  it('feeds the fan-out from the four streams, and the delivery from the queue with partial batch failures', () => {
     const fanOut = functionId('webhooks: webhook-fan-out');
     const delivery = functionId('webhooks: deliver-webhooks');
     const mappings = Object.values(resources).filter(
@@ -106,9 +107,12 @@ describe('webhooks in the stack', () => {
     );
     const fanOutSources = mappings.filter((mapping) => mentions(mapping.Properties.FunctionName, fanOut));
     expect(fanOutSources.map((mapping) => JSON.stringify(mapping.Properties.EventSourceArn)).sort()).toEqual(
-      [logicalIdOfTable('Deployments'), logicalIdOfTable('Environment'), logicalIdOfTable('Projects')].map(
-        (id) => JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] }),
-      ),
+      [
+        logicalIdOfTable('Deployments'),
+        logicalIdOfTable('Domains'),
+        logicalIdOfTable('Environment'),
+        logicalIdOfTable('Projects'),
+      ].map((id) => JSON.stringify({ 'Fn::GetAtt': [id, 'StreamArn'] })),
     );
     for (const mapping of fanOutSources) {
       expect(mapping.Properties).toMatchObject({
@@ -128,7 +132,7 @@ describe('webhooks in the stack', () => {
     ]);
   });
 
-  it("invokes each stream consumer only for the records its row's filter names (the fan-out: the environment's head items)", () => {
+  it("invokes each stream consumer only for the records its row's filter names (the fan-out: the environment's head items, domains' verifications and expiries)", () => {
     const mappings = Object.values(resources).filter(
       (resource) =>
         resource.Type === 'AWS::Lambda::EventSourceMapping' && resource.Properties.StartingPosition,
@@ -149,6 +153,15 @@ describe('webhooks in the stack', () => {
       Projects: undefined,
       Deployments: undefined,
       Environment: [{ dynamodb: { Keys: { sk: { S: ['set'] } } } }],
+      Domains: [
+        {
+          eventName: ['MODIFY'],
+          dynamodb: {
+            NewImage: { status: { S: ['verified', 'expired'] } },
+            OldImage: { status: { S: ['pending'] } },
+          },
+        },
+      ],
     });
     expect(fanOut.filters.environment).toEqual({ dynamodb: { Keys: { sk: { S: ['set'] } } } });
     expect(filtersOf('projects: purge-project')).toEqual({ Projects: [purge.filters.projects] });
@@ -199,7 +212,7 @@ describe('webhooks in the stack', () => {
     expect(dynamo.filter(({ resource }) => resource.includes(logicalIdOfTable('Webhooks')))).toEqual([
       { action: 'dynamodb:Query', resource: expect.any(String) },
     ]);
-    // The rest reads the two streams (the event source's own grant), on their stream ARNs only.
+    // The rest reads the streams (the event source's own grant), on their stream ARNs only.
     const streamReads = dynamo.filter(({ resource }) => !resource.includes(logicalIdOfTable('Webhooks')));
     expect(new Set(streamReads.map(({ action }) => action))).toEqual(
       new Set([

@@ -17,6 +17,7 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 type Enforcement = typeof import('../../infra/local/iam/enforce.ts');
 type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
 type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
+type Repeating = import('../../infra/local/every.ts').Repeating;
 
 /**
  * Permissions granted that the happy paths do not use, by function, and why each stays. Every entry
@@ -49,6 +50,7 @@ const KEPT_ON_PURPOSE: Readonly<Record<string, Readonly<Record<string, string>>>
 let gateway: TestGateway;
 let queue: LocalQueue;
 let poller: StreamPoller;
+let schedules: Repeating;
 let receiver: WebhookReceiver;
 let enforcement: Enforcement;
 let restoreSettings: () => void;
@@ -79,9 +81,13 @@ beforeAll(async () => {
     intervalMs: 50,
     accepts: ownedByTour,
   });
+  // The scheduled functions (the custom domains' background checks), on a short period.
+  const { startLocalSchedules } = await import('../../infra/local/schedules.ts');
+  schedules = await startLocalSchedules({ intervalMs: 50 });
 }, 60_000);
 
 afterAll(async () => {
+  await schedules?.stop();
   await poller?.stop();
   queue?.stop();
   await receiver?.close();
@@ -124,6 +130,28 @@ async function removeProjectItem(projectId: string): Promise<void> {
   const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
   await db.send(
     new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: data.ownerId, id: projectId } }),
+  );
+}
+
+/** Adds a custom domain to a project, and makes its background check due now (as a minute later). */
+async function addDueDomain(projectId: string): Promise<void> {
+  const name = `tour-${randomUUID().slice(0, 12)}.example.com`;
+  const added = await call(`${gateway.baseUrl}/projects/${projectId}/domains`, {
+    method: 'POST',
+    key: data.adminKey,
+    json: { name },
+  });
+  expect(added.status).toBe(201);
+  const { db } = await import('../../shared/db/client.ts');
+  const { tableName } = await import('../../shared/db/tables.ts');
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName('domains'),
+      Key: { pk: name },
+      UpdateExpression: 'SET nextCheckAt = :now',
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    }),
   );
 }
 
@@ -235,15 +263,24 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
     await send(`${route.method} ${route.path} a page of one`, { ...request, path });
   }
 
-  // A project removed while it still had deployments (its DELETE ran out of time): the purge's work.
+  // A project removed while it still had deployments and a domain (its DELETE ran out of time, and
+  // the purge alone frees the names): the purge's work. Its domain is due: the background check's.
   const leftover = String(await data.newProject());
   await furnish(leftover);
+  await addDueDomain(leftover);
+  await addDueDomain(data.projectId);
   await removeProjectItem(leftover);
   // The consumers' work, caused by the requests above: a delivery, the deleted project's purge.
   const used = enforcement.permissionsUsed();
   await eventually('every consumer to run', () => consumerHandlers().every((handler) => used.has(handler)));
   await eventually('the purge of the removed project', () =>
     Boolean(used.get('purge-project')?.has('dynamodb:DeleteItem deploymentLogs')),
+  );
+  await eventually('the purge of its domain', () =>
+    Boolean(used.get('purge-project')?.has('dynamodb:DeleteItem domains')),
+  );
+  await eventually('a background check of a due domain', () =>
+    Boolean(used.get('recheck-domains')?.has('dynamodb:UpdateItem domains')),
   );
   if (process.env.DUMP_GRANTS)
     console.log(JSON.stringify(Object.fromEntries([...used].map(([k, v]) => [k, [...v].sort()])), null, 1));

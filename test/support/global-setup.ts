@@ -1,6 +1,7 @@
 import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { ensureTables } from '../../infra/local/ensure-tables.ts';
 import { localEnvironment } from '../../infra/local/environment.ts';
+import { startDnsServer } from './dns-server.ts';
 import { startSynthesis } from './synthesized-stack.ts';
 
 // One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
@@ -14,6 +15,10 @@ export default async function globalSetup(): Promise<void> {
   if (process.env.PLATFORM_TEST_SYNTH !== 'off')
     (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  // No suite's DNS lookup reaches the network: custom domains' checks ask this server, which knows no
+  // name. The domains suites start servers of their own.
+  const dns = await startDnsServer();
+  (globalThis as { __dnsServer?: typeof dns }).__dnsServer = dns;
   (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
   Object.assign(process.env, localEnvironment(dynamo.endpoint), {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
@@ -26,6 +31,7 @@ export default async function globalSetup(): Promise<void> {
     // Two test workers, DynamoDB Local and bursts of fifty password hashes share two cores; in Lambda
     // each request has a CPU of its own. The suites that test the deadline set the default again.
     REQUEST_DEADLINE_MS: '8000',
+    DNS_SERVERS: dns.address,
   });
   const client = localClient(dynamo.endpoint);
   await ensureTables(client);

@@ -454,4 +454,35 @@ describe('platform', () => {
     });
     expect((await platform(['webhooks', 'list', '--json'], env)).json).toEqual([]);
   });
+
+  slowly('adds, lists, shows, checks and removes a domain, its records as a table', async () => {
+    const { env } = await asKey();
+    const project = await platform(['projects', 'create', '--name', 'doms', '--json'], env);
+    const id = (project.json as { id: string }).id;
+    const name = `cli-${randomUUID().slice(0, 8)}.example.com`;
+    expect(await platform(['domains', 'add', id, name, '--json'], env)).toMatchObject({
+      code: 0,
+      json: { name, projectId: id, status: 'pending' },
+    });
+    expect(
+      ((await platform(['domains', 'list', id, '--json'], env)).json as { name: string }[]).map(
+        (d) => d.name,
+      ),
+    ).toEqual([name]);
+    const shown = await platform(['domains', 'get', id, name], env);
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `TXT +_platform-challenge\\.${name.replaceAll('.', '\\.')} +platform-verification=[0-9a-f]{40} +- +missing`,
+      ),
+    );
+    expect(await platform(['domains', 'verify', id, name, '--json'], env)).toMatchObject({
+      code: 0,
+      json: { name, status: 'pending', lastCheckedAt: expect.any(String) },
+    });
+    expect(await platform(['domains', 'rm', id, name, '--yes', '--json'], env)).toMatchObject({
+      code: 0,
+      json: { name, deleted: true },
+    });
+    expect((await platform(['domains', 'list', id, '--json'], env)).json).toEqual([]);
+  });
 });

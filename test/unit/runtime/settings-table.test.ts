@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_BUILDER_DELAY_MS } from '../../../infra/local/builder.ts';
+import { DEFAULT_SCHEDULE_INTERVAL_MS } from '../../../infra/local/schedules.ts';
+import { DEFAULT_DOMAIN_CHECK_TIMEOUT_MS } from '../../../shared/domain/domain-settings.ts';
+import { DEFAULT_DOMAIN_TARGET } from '../../../shared/model/domains.ts';
 import { ConfigSchema } from '../../../shared/runtime/config.ts';
 import { retryBaseSeconds } from '../../../shared/webhooks/retry-schedule.ts';
 
@@ -31,6 +34,9 @@ const declaredDefaults: Record<string, string> = {
   ),
   WEBHOOK_RETRY_BASE_SECONDS: String(retryBaseSeconds({})),
   LOCAL_BUILDER_DELAY_MS: String(DEFAULT_BUILDER_DELAY_MS),
+  DOMAIN_TARGET: DEFAULT_DOMAIN_TARGET,
+  DOMAIN_CHECK_TIMEOUT_MS: String(DEFAULT_DOMAIN_CHECK_TIMEOUT_MS),
+  DOMAIN_RECHECK_INTERVAL_MS: String(DEFAULT_SCHEDULE_INTERVAL_MS),
 };
 
 describe('the settings table', () => {

@@ -1,6 +1,7 @@
 import type { Commands } from '../command.ts';
 import { authCommands } from './auth.ts';
 import { deploymentCommands } from './deployments.ts';
+import { domainCommands } from './domains.ts';
 import { envCommands } from './env.ts';
 import { invitationCommands } from './invitations.ts';
 import { keyCommands } from './keys.ts';
@@ -24,4 +25,5 @@ export const commands: Commands = {
   ...webhookCommands,
   ...teamCommands,
   ...invitationCommands,
+  ...domainCommands,
 };

@@ -109,6 +109,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's custom domains, newest first */
+        get: operations["listDomains"];
+        put?: never;
+        /** Add a custom domain to a project (at most 50; a name is held by one project at a time) */
+        post: operations["createDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/domains/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of a project's domains: each record it needs and what DNS held at the last check */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /** Remove a custom domain from a project (anyone may add the name again) */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/domains/{name}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a domain's DNS records now (a few seconds at most) and answer what was found */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/env": {
         parameters: {
             query?: never;
@@ -922,6 +975,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `domain.verified` event
+         * @description A custom domain's ownership record holds its value: the domain is verified.
+         */
+        post: operations["domainVerifiedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The `domain.expired` event
+         * @description A custom domain was still pending 7 days after it was added: it expired.
+         */
+        post: operations["domainExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1001,6 +1094,19 @@ export interface components {
         RollbackBody: {
             /** @description A `ready` deployment of this project that was production before. Without it, the production deployment before the current one (`{}` as the body). */
             deploymentId?: string;
+        };
+        /**
+         * @description At most 50 names a project; a name is held by one project at a time.
+         * @example {
+         *       "name": "www.example.com"
+         *     }
+         */
+        CreateDomainBody: {
+            /**
+             * @description A hostname of at least two labels; Unicode is stored as its A-label and upper case as lower. Not an IP address, not a wildcard, not a public suffix (the Public Suffix List: `co.uk`, `github.io`).
+             * @example www.example.com
+             */
+            name: string;
         };
         /**
          * @description A new variable. A key that already exists with an overlapping target is a 409 naming both. Unknown fields are refused (400 naming the field).
@@ -1229,7 +1335,7 @@ export interface components {
              *       "deployment.error"
              *     ]
              */
-            events: ("deployment.created" | "deployment.building" | "deployment.ready" | "deployment.error" | "deployment.canceled" | "project.created" | "project.updated" | "project.deleted" | "project.production_changed" | "project.env.updated" | "*")[];
+            events: ("deployment.created" | "deployment.building" | "deployment.ready" | "deployment.error" | "deployment.canceled" | "project.created" | "project.updated" | "project.deleted" | "project.production_changed" | "project.env.updated" | "domain.verified" | "domain.expired" | "*")[];
             /** @description Trimmed first; then 1 to 100 characters, no control characters. */
             description?: string;
         };
@@ -1257,7 +1363,7 @@ export interface components {
              *       "deployment.error"
              *     ]
              */
-            events?: ("deployment.created" | "deployment.building" | "deployment.ready" | "deployment.error" | "deployment.canceled" | "project.created" | "project.updated" | "project.deleted" | "project.production_changed" | "project.env.updated" | "*")[];
+            events?: ("deployment.created" | "deployment.building" | "deployment.ready" | "deployment.error" | "deployment.canceled" | "project.created" | "project.updated" | "project.deleted" | "project.production_changed" | "project.env.updated" | "domain.verified" | "domain.expired" | "*")[];
             /** @description false pauses deliveries (pending retries are dropped); true resumes them and clears a disabled state. */
             enabled?: boolean;
             description?: string | null;
@@ -1591,6 +1697,69 @@ export interface components {
             }[];
             at: components["schemas"]["Timestamp"];
         };
+        /** @description A custom domain's ownership record holds its value: the domain is verified. */
+        DomainVerifiedEvent: {
+            /** @constant */
+            type: "domain.verified";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Domain"];
+        };
+        /** @description A custom domain of a project, with each record it needs and what DNS holds for it. `expiresAt`: when a domain still pending becomes `expired` (7 days after it was added). */
+        Domain: {
+            /**
+             * @description The hostname, lower case, Unicode labels as their A-labels (`xn--…`).
+             * @example www.example.com
+             */
+            name: string;
+            /**
+             * @description `prj_` and a ULID: opaque to clients, sorts by creation time
+             * @example prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A
+             */
+            projectId: string;
+            /**
+             * @description `pending` until the ownership record holds its value (`verified`); still pending 7 days after it was added, `expired` (remove it and add it again).
+             * @enum {string}
+             */
+            status: "pending" | "verified" | "expired";
+            records: components["schemas"]["DomainRecord"][];
+            createdAt: components["schemas"]["Timestamp"];
+            verifiedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The last look at DNS (a `verify` or a background check); null before the first. */
+            lastCheckedAt: components["schemas"]["Timestamp"] | null;
+            /** @description When a pending domain is checked again by itself (1 minute after it was added, then twice as long each time, at most an hour apart); null once verified or expired. */
+            nextCheckAt: components["schemas"]["Timestamp"] | null;
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A DNS record a domain needs, and what DNS holds. */
+        DomainRecord: {
+            /**
+             * @description `ownership`: the TXT record that proves the name is meant for this project (required). `routing`: the CNAME that sends its traffic here (reported, never required).
+             * @enum {string}
+             */
+            purpose: "ownership" | "routing";
+            /** @enum {string} */
+            type: "TXT" | "CNAME";
+            /** @description Where the record is looked up. */
+            name: string;
+            /** @description What it must hold. */
+            requiredValue: string;
+            /** @description What DNS answered at the last check (a TXT record's strings joined), empty when it answered none or did not answer. */
+            observedValues: string[];
+            /**
+             * @description `ok`: one of the values is the required one; `mismatch`: DNS holds others; `missing`: none (or no answer: see `error`).
+             * @enum {string}
+             */
+            status: "ok" | "missing" | "mismatch";
+            /** @description Why the last check got no answer for this record (a DNS server that timed out, refused or failed); null when DNS answered, even with nothing. */
+            error: string | null;
+        };
+        /** @description A custom domain was still pending 7 days after it was added: it expired. */
+        DomainExpiredEvent: {
+            /** @constant */
+            type: "domain.expired";
+            timestamp: components["schemas"]["Timestamp"];
+            data: components["schemas"]["Domain"];
+        };
         /** @description A test delivery (`POST /webhooks/{id}/test`). */
         PingEvent: {
             /** @constant */
@@ -1793,6 +1962,15 @@ export interface components {
             at: components["schemas"]["Timestamp"];
             /** @description The API key that promoted or rolled back; null for an automatic promotion. */
             keyId: string | null;
+        };
+        /** @description A page of a project's domains, newest first. */
+        DomainList: {
+            domains: components["schemas"]["Domain"][];
+            /**
+             * @description Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         /** @description A page of a project's variables, newest first. */
         EnvironmentVariableList: {
@@ -2062,7 +2240,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("deployment.created" | "deployment.building" | "deployment.ready" | "deployment.error" | "deployment.canceled" | "project.created" | "project.updated" | "project.deleted" | "project.production_changed" | "project.env.updated" | "*")[];
+            events: ("deployment.created" | "deployment.building" | "deployment.ready" | "deployment.error" | "deployment.canceled" | "project.created" | "project.updated" | "project.deleted" | "project.production_changed" | "project.env.updated" | "domain.verified" | "domain.expired" | "*")[];
             description: string | null;
             /** @description false when paused by its owner or disabled after failing for a day. */
             enabled: boolean;
@@ -3903,6 +4081,729 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 20 unless given. */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. Signed: a changed or foreign cursor answers 400. */
+                cursor?: string;
+                /** @description The team to act in; your personal team when absent. A team you are not a member of answers 404, like an unknown one. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id as the API returned it. An id of another shape answers 404, like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainList"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: {
+                /** @description The team to act in; your personal team when absent. A team you are not a member of answers 404, like an unknown one. */
+                teamId?: string;
+            };
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer (with `Idempotency-Replayed: true`) instead of running again; with another request it is a 422, and while the first still runs a 409. Keys are per user; 1 to 255 visible ASCII characters. Answers of 500 and above, and validation failures, are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id as the API returned it. An id of another shape answers 404, like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDomainBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description `unsupported_media_type`: A request body must be sent as `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: {
+                /** @description The team to act in; your personal team when absent. A team you are not a member of answers 404, like an unknown one. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The domain's name as the API returned it (or in Unicode); any other answers 404. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: {
+                /** @description The team to act in; your personal team when absent. A team you are not a member of answers 404, like an unknown one. */
+                teamId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The domain's name as the API returned it (or in Unicode); any other answers 404. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: {
+                /** @description The team to act in; your personal team when absent. A team you are not a member of answers 404, like an unknown one. */
+                teamId?: string;
+            };
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer (with `Idempotency-Replayed: true`) instead of running again; with another request it is a 422, and while the first still runs a 409. Keys are per user; 1 to 255 visible ASCII characters. Answers of 500 and above, and validation failures, are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The domain's name as the API returned it (or in Unicode); any other answers 404. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyKeyReusedError"];
                 };
             };
             /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
@@ -10837,6 +11738,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProjectEnvUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainVerifiedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainVerifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Anything else (another status, no answer within 10 s, a redirect) is retried; see the Webhooks tag. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    domainExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The same on every attempt of one event to one subscription: deduplicate on it (deliveries are at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in epoch seconds; refuse one more than 5 minutes off. */
+                "webhook-timestamp": string;
+                /** @description `v1,` and the base64 HMAC-SHA256, keyed with the subscription's secret (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`; several space-separated signatures may come, one valid is enough. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DomainExpiredEvent"];
             };
         };
         responses: {

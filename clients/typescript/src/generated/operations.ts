@@ -15,6 +15,8 @@ export type WebhookEvent =
   | components['schemas']['ProjectDeletedEvent']
   | components['schemas']['ProjectProductionChangedEvent']
   | components['schemas']['ProjectEnvUpdatedEvent']
+  | components['schemas']['DomainVerifiedEvent']
+  | components['schemas']['DomainExpiredEvent']
   | components['schemas']['PingEvent'];
 
 export const operationTable = [
@@ -27,6 +29,11 @@ export const operationTable = [
   { id: 'promoteProduction', group: 'production', name: 'promote', method: 'POST', path: '/projects/{id}/promote', params: ['id'], team: 1, body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'rollbackProduction', group: 'production', name: 'rollback', method: 'POST', path: '/projects/{id}/rollback', params: ['id'], team: 1, body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listProductionHistory', group: 'production', name: 'listHistory', method: 'GET', path: '/projects/{id}/production-history', params: ['id'], query: 1, team: 1, auth: 1, items: 'moves' },
+  { id: 'listDomains', group: 'domains', name: 'list', method: 'GET', path: '/projects/{id}/domains', params: ['id'], query: 1, team: 1, auth: 1, items: 'domains' },
+  { id: 'createDomain', group: 'domains', name: 'create', method: 'POST', path: '/projects/{id}/domains', params: ['id'], team: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'getDomain', group: 'domains', name: 'get', method: 'GET', path: '/projects/{id}/domains/{name}', params: ['id', 'name'], team: 1, auth: 1 },
+  { id: 'deleteDomain', group: 'domains', name: 'delete', method: 'DELETE', path: '/projects/{id}/domains/{name}', params: ['id', 'name'], team: 1, auth: 1, reply: 'none' },
+  { id: 'verifyDomain', group: 'domains', name: 'verify', method: 'POST', path: '/projects/{id}/domains/{name}/verify', params: ['id', 'name'], team: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listEnvironmentVariables', group: 'environment', name: 'listVariables', method: 'GET', path: '/projects/{id}/env', params: ['id'], query: 1, team: 1, auth: 1, items: 'variables' },
   { id: 'replaceEnvironmentVariables', group: 'environment', name: 'replaceVariables', method: 'PUT', path: '/projects/{id}/env', params: ['id'], team: 1, body: 1, auth: 1 },
   { id: 'createEnvironmentVariable', group: 'environment', name: 'createVariable', method: 'POST', path: '/projects/{id}/env', params: ['id'], team: 1, body: 1, idempotencyKey: 1, auth: 1 },
@@ -144,6 +151,18 @@ export interface Groups {
     rollback(id: string, body: Body<'rollbackProduction'>, options?: TeamRequestOptions): Promise<JsonReply<'rollbackProduction', 200>>;
     /** Every move of the project's production pointer, newest first: `GET {base_url}/projects/{id}/production-history` (listProductionHistory) */
     listHistory(id: string, query?: Query<'listProductionHistory'>, options?: TeamRequestOptions): List<JsonReply<'listProductionHistory', 200>, 'moves'>;
+  };
+  domains: {
+    /** List a project's custom domains, newest first: `GET {base_url}/projects/{id}/domains` (listDomains) */
+    list(id: string, query?: Query<'listDomains'>, options?: TeamRequestOptions): List<JsonReply<'listDomains', 200>, 'domains'>;
+    /** Add a custom domain to a project (at most 50; a name is held by one project at a time): `POST {base_url}/projects/{id}/domains` (createDomain) */
+    create(id: string, body: Body<'createDomain'>, options?: TeamRequestOptions): Promise<JsonReply<'createDomain', 201>>;
+    /** Get one of a project's domains: each record it needs and what DNS held at the last check: `GET {base_url}/projects/{id}/domains/{name}` (getDomain) */
+    get(id: string, name: string, options?: TeamRequestOptions): Promise<JsonReply<'getDomain', 200>>;
+    /** Remove a custom domain from a project (anyone may add the name again): `DELETE {base_url}/projects/{id}/domains/{name}` (deleteDomain) */
+    delete(id: string, name: string, options?: TeamRequestOptions): Promise<void>;
+    /** Check a domain's DNS records now (a few seconds at most) and answer what was found: `POST {base_url}/projects/{id}/domains/{name}/verify` (verifyDomain) */
+    verify(id: string, name: string, options?: TeamRequestOptions): Promise<JsonReply<'verifyDomain', 200>>;
   };
   environment: {
     /** List a project's environment variables, newest first (a secret's value never): `GET {base_url}/projects/{id}/env` (listEnvironmentVariables) */

@@ -1,0 +1,84 @@
+import type { Schemas } from '@platform-api/client';
+import type { Commands } from '../command.ts';
+import { collect, LIST_OPTIONS } from '../flags.ts';
+import { cell, fields, listOutput, type Output, table } from '../output.ts';
+import { projectId } from '../project-ref.ts';
+
+// `platform domains add|list|get|verify|rm`: a project's custom domains. One domain is shown with
+// its records as a table: what each must hold, what DNS held at the last check, and why a check got
+// no answer when it got none.
+
+type Domain = Schemas['Domain'];
+
+const DOMAIN_COLUMNS: (keyof Domain)[] = ['name', 'status', 'lastCheckedAt', 'nextCheckAt'];
+
+function domainOutput(domain: Domain): Output {
+  const { records, ...rest } = domain;
+  const rows = records.map((record) => [
+    record.type,
+    record.name,
+    record.requiredValue,
+    record.observedValues.length > 0 ? cell(record.observedValues) : '-',
+    record.status,
+  ]);
+  const reasons = records.flatMap((record) =>
+    record.error === null ? [] : [`${record.name}: ${record.error}`],
+  );
+  return {
+    json: domain,
+    text: [
+      fields(rest),
+      '',
+      table(['type', 'name', 'required', 'observed', 'status'], rows),
+      ...(reasons.length > 0 ? ['', ...reasons] : []),
+    ].join('\n'),
+  };
+}
+
+export const domainCommands: Commands = {
+  'domains add': {
+    usage: 'domains add <project id or name> <domain>',
+    args: ['project', 'name'],
+    async run({ args: [project = '', name = ''], client }) {
+      const api = await client();
+      return domainOutput(await api.domains.create(await projectId(api, project), { name }));
+    },
+  },
+  'domains list': {
+    usage: 'domains list <project id or name> [--limit <n>]',
+    args: ['project'],
+    options: LIST_OPTIONS,
+    async run({ args: [project = ''], flags, client }) {
+      const api = await client();
+      const items = api.domains.list(await projectId(api, project), { limit: 100 });
+      return listOutput(await collect(items, flags), DOMAIN_COLUMNS);
+    },
+  },
+  'domains get': {
+    usage: 'domains get <project id or name> <domain>',
+    args: ['project', 'name'],
+    async run({ args: [project = '', name = ''], client }) {
+      const api = await client();
+      return domainOutput(await api.domains.get(await projectId(api, project), name));
+    },
+  },
+  'domains verify': {
+    usage: 'domains verify <project id or name> <domain>',
+    args: ['project', 'name'],
+    async run({ args: [project = '', name = ''], client }) {
+      const api = await client();
+      return domainOutput(await api.domains.verify(await projectId(api, project), name));
+    },
+  },
+  'domains rm': {
+    usage: 'domains rm <project id or name> <domain> [--yes]',
+    args: ['project', 'name'],
+    async run({ args: [project = '', name = ''], client, confirm }) {
+      const api = await client();
+      const projectOf = await projectId(api, project);
+      await confirm(`Remove domain ${name}?`);
+      await api.domains.delete(projectOf, name);
+      return { json: { name, deleted: true }, text: `Removed domain ${name}` };
+    },
+  },
+};

@@ -1,0 +1,9 @@
+import { getDomain } from '#shared/domain/domains.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { DomainParams } from '#shared/schemas/domains.ts';
+
+export const handler = keyEndpoint(
+  'get-domain',
+  { params: DomainParams },
+  async ({ caller, params, reply }) => reply.ok(await getDomain(caller, params.id, params.name)),
+);

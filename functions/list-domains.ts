@@ -1,0 +1,12 @@
+import { listDomains } from '#shared/domain/domains.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { IdParams, PageQuery, pageOf } from '#shared/schemas/common.ts';
+
+export const handler = keyEndpoint(
+  'list-domains',
+  { params: IdParams, query: PageQuery },
+  async ({ caller, params, query, reply }) => {
+    const page = await listDomains(caller, params.id, pageOf(query));
+    return reply.ok({ domains: page.items, nextCursor: page.nextCursor });
+  },
+);

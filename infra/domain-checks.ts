@@ -1,0 +1,52 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { scheduledConsumers } from '../shared/consumers.ts';
+import type { TableKey } from '../shared/db/tables.ts';
+import { bindGrants } from './bind-grants.ts';
+import { consumerFunction } from './consumer-function.ts';
+import { functionGrants } from './grants.ts';
+
+// The background checks of custom domains (functions/recheck-domains.ts): an EventBridge rule
+// invokes the function every minute (its consumer row's period); each run checks the pending domains
+// that are due and expires those past their 7 days. What it may call is its row's (shared/consumers.ts):
+// query the due queue, write each check. Its errors alarm with the other consumers' (infra/monitoring.ts):
+// a run that fails leaves the domains due, and the next run takes them.
+
+const consumer = scheduledConsumers.find(({ handler }) => handler === 'recheck-domains');
+
+export interface DomainChecksProps {
+  tables: Record<TableKey, ITable>;
+  logRetention: RetentionDays;
+  /** What a domain's CNAME should point at (`-c domainTarget=`), shown as its routing record's value. */
+  domainTarget: string;
+}
+
+export class DomainChecks extends Construct {
+  readonly function: NodejsFunction;
+  readonly rule: Rule;
+
+  constructor(scope: Construct, id: string, props: DomainChecksProps) {
+    super(scope, id);
+    if (!consumer) throw new Error('No recheck-domains consumer in shared/consumers.ts');
+    this.function = consumerFunction(this, 'Function', {
+      handler: consumer.handler,
+      area: 'domains',
+      // A round spends 40 s at most on new checks; each check waits 2 s at most for DNS.
+      timeout: Duration.seconds(60),
+      logRetention: props.logRetention,
+    });
+    this.function.addEnvironment('DOMAIN_TARGET', props.domainTarget);
+    bindGrants(this.function, functionGrants(consumer.handler), { tables: props.tables });
+    this.rule = new Rule(this, 'Schedule', {
+      description: 'Checks pending custom domains again when due, and expires them after 7 days',
+      schedule: Schedule.rate(Duration.minutes(consumer.everyMinutes)),
+      // One run at a time is enough: a missed or failed run's domains are still due at the next.
+      targets: [new LambdaFunction(this.function, { retryAttempts: 0 })],
+    });
+  }
+}

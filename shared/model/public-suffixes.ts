@@ -1,0 +1,9 @@
+import { getPublicSuffix } from 'tldts';
+
+// The Public Suffix List, as the maintained `tldts` package ships it (ICANN and private sections):
+// a name that is itself a suffix (`co.uk`, `github.io`) belongs to no one who could prove it. About
+// 135 KB minified, so only the function that adds a domain imports this module.
+
+/** Whether `name` (normalised: shared/model/domain-names.ts) is a public suffix. */
+export const isPublicSuffix = (name: string): boolean =>
+  getPublicSuffix(name, { allowPrivateDomains: true }) === name;
