@@ -5,6 +5,7 @@ import type { Caller } from '#shared/model/caller.ts';
 import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
 import { ForbiddenError, NotFoundError } from '#shared/model/errors.ts';
 import { lowestRoleWith, type Permission, roleAllows, type TeamRole } from '#shared/model/roles.ts';
+import { NEVER_BY_TOKENS } from '#shared/model/team-tokens.ts';
 import {
   isTeamId,
   personalTeamIdOf,
@@ -49,6 +50,11 @@ export async function confirmMembership(caller: Caller): Promise<TeamRole> {
 export function authorize(caller: Caller, permission: Permission): void {
   const { role } = caller.team;
   if (role === undefined) throw new Error("authorize() before the caller's role was known");
+  if (caller.token && NEVER_BY_TOKENS.includes(permission)) {
+    throw new ForbiddenError(
+      `A team token never manages its team, members, invitations or tokens (${permission})`,
+    );
+  }
   if (!roleAllows(role, permission)) {
     const needed = lowestRoleWith(permission);
     throw new ForbiddenError(

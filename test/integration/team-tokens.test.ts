@@ -1,0 +1,254 @@
+import { clock } from '../../shared/runtime/clock.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
+import { recordCommands } from '../support/dynamodb-commands.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';
+
+// Team tokens over HTTP: made by admins, acting as the team (no teamId needed, another team 404),
+// outliving their maker, limited to projects and targets on every route they touch, never managing
+// the team, revoked on their next request, always expiring.
+
+let gateway: TestGateway;
+const commands = recordCommands();
+restoreClockAfterEach();
+
+beforeAll(async () => {
+  const { startGateway } = await import('../support/gateway.ts');
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+const url = (path: string) => `${gateway.baseUrl}${path}`;
+const as = (key: string) => ({
+  get: (path: string) => call(url(path), { key }),
+  send: (method: string, path: string, json?: unknown) =>
+    call(url(path), { method, key, ...(json === undefined ? {} : { json }) }),
+});
+
+interface Setup {
+  owner: TestPerson;
+  teamId: string;
+  projects: string[];
+}
+
+async function teamWithProjects(count = 2): Promise<Setup> {
+  const owner = await newPerson('Owner');
+  const teamId = await newTeam(gateway.baseUrl, owner);
+  const projects: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const made = await as(owner.key).send('POST', `/projects?teamId=${teamId}`, { name: `p${i}` });
+    projects.push((made.body as { id: string }).id);
+  }
+  return { owner, teamId, projects };
+}
+
+async function tokenOf(setup: Setup, body: Record<string, unknown>, maker: TestPerson = setup.owner) {
+  const made = await as(maker.key).send('POST', `/teams/${setup.teamId}/tokens`, {
+    name: 'ci',
+    scopes: ['read', 'write'],
+    expiresInDays: 30,
+    ...body,
+  });
+  expect(made.status).toBe(201);
+  return made.body as { apiKey: string; token: { id: string; prefix: string } };
+}
+
+describe('a team token', () => {
+  it('is shown once with a prefix of its own, listed without its secret, and acts as its team without a teamId', async () => {
+    const setup = await teamWithProjects(1);
+    const { apiKey, token } = await tokenOf(setup, {});
+    expect(apiKey).toMatch(/^platt_[0-9A-Za-z]{38}$/);
+    expect(token.prefix).toBe(apiKey.slice(0, 10));
+    const listed = await as(setup.owner.key).get(`/teams/${setup.teamId}/tokens`);
+    expect(listed.text).not.toContain(apiKey);
+    expect((listed.body as { tokens: { id: string; createdBy: string }[] }).tokens).toEqual([
+      expect.objectContaining({
+        id: token.id,
+        createdBy: setup.owner.userId,
+        projectIds: null,
+        targets: ['production', 'preview'],
+      }),
+    ]);
+    const projects = await as(apiKey).get('/projects');
+    expect((projects.body as { projects: { id: string }[] }).projects.map((p) => p.id)).toEqual(
+      setup.projects,
+    );
+    expect((await as(apiKey).get(`/projects?teamId=${setup.teamId}`)).status).toBe(200);
+    // Another team, even its maker's personal one, is a team it is not in.
+    const personal = `team_${setup.owner.userId.slice('usr_'.length)}`;
+    expect((await as(apiKey).get(`/projects?teamId=${personal}`)).status).toBe(404);
+  });
+
+  it('keeps working after the member who made it leaves, and stops on the request after its revocation', async () => {
+    const setup = await teamWithProjects(1);
+    const admin = await newPerson('Admin');
+    await join(gateway.baseUrl, setup.teamId, setup.owner, admin, 'admin');
+    const { apiKey, token } = await tokenOf(setup, {}, admin);
+    expect(
+      (await as(admin.key).send('DELETE', `/teams/${setup.teamId}/members/${admin.userId}`)).status,
+    ).toBe(204);
+    expect((await as(apiKey).get(`/projects/${setup.projects[0]}`)).status).toBe(200);
+    expect(
+      (await as(setup.owner.key).send('DELETE', `/teams/${setup.teamId}/tokens/${token.id}`)).status,
+    ).toBe(204);
+    expect((await as(apiKey).get(`/projects/${setup.projects[0]}`)).status).toBe(401);
+  });
+
+  it('expires after its days, and must be given them (1 to 365)', async () => {
+    const setup = await teamWithProjects(0);
+    for (const expiresInDays of [undefined, 0, 366]) {
+      const refused = await as(setup.owner.key).send('POST', `/teams/${setup.teamId}/tokens`, {
+        name: 'ci',
+        scopes: ['read'],
+        ...(expiresInDays === undefined ? {} : { expiresInDays }),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual(expect.objectContaining({ field: 'expiresInDays' }));
+    }
+    const { apiKey } = await tokenOf(setup, { expiresInDays: 1 });
+    expect((await as(apiKey).get('/projects')).status).toBe(200);
+    const now = Date.now();
+    clock.now = () => now + 86_400_000 + 1_000;
+    expect((await as(apiKey).get('/projects')).status).toBe(401);
+  });
+
+  it('is made by admins only: a developer is refused, and a token never manages the team', async () => {
+    const setup = await teamWithProjects(0);
+    const developer = await newPerson('Dev');
+    await join(gateway.baseUrl, setup.teamId, setup.owner, developer, 'developer');
+    const refused = await as(developer.key).send('POST', `/teams/${setup.teamId}/tokens`, {
+      name: 'ci',
+      scopes: ['read'],
+      expiresInDays: 1,
+    });
+    expect(refused.status).toBe(403);
+    const { apiKey } = await tokenOf(setup, {});
+    const managing: [string, string, unknown?][] = [
+      ['POST', `/teams/${setup.teamId}/tokens`, { name: 'x', scopes: ['read'], expiresInDays: 1 }],
+      ['GET', `/teams/${setup.teamId}/tokens`],
+      ['PATCH', `/teams/${setup.teamId}`, { name: 'mine now' }],
+      ['DELETE', `/teams/${setup.teamId}`],
+      ['POST', `/teams/${setup.teamId}/invitations`, { email: 'x@example.test', role: 'viewer' }],
+      ['GET', `/teams/${setup.teamId}/invitations`],
+      ['PATCH', `/teams/${setup.teamId}/members/${setup.owner.userId}`, { role: 'viewer' }],
+      ['DELETE', `/teams/${setup.teamId}/members/${setup.owner.userId}`],
+      ['GET', '/keys'],
+      ['POST', '/keys', { name: 'more' }],
+      ['POST', '/teams', { name: 'another' }],
+      ['POST', '/invitations/accept', { code: 'inv_x' }],
+    ];
+    for (const [method, path, json] of managing) {
+      const answer = await as(apiKey).send(method, path, json);
+      expect([method, path, answer.status]).toEqual([method, path, 403]);
+    }
+    // Reading who is in the team is not managing it.
+    expect((await as(apiKey).get(`/teams/${setup.teamId}/members`)).status).toBe(200);
+  });
+
+  it('costs what a personal key does: a keyed GET of a project is one counting write and one read', async () => {
+    const setup = await teamWithProjects(1);
+    const { apiKey } = await tokenOf(setup, {});
+    const path = `/projects/${setup.projects[0]}`;
+    // Pinned mid-window, warmed: the first request of a window opens it (one more write), which is not
+    // what this counts.
+    const windowStart = Math.floor(Date.now() / 60_000) * 60_000;
+    clock.now = () => windowStart + 30_000;
+    await as(apiKey).get(path);
+    commands.take();
+    expect((await as(apiKey).get(path)).status).toBe(200);
+    // Its team and role come with the key's item: no membership to read.
+    expect(commands.take()).toEqual(['UpdateItemCommand', 'GetItemCommand']);
+  });
+});
+
+describe('a team token limited to projects', () => {
+  it('reaches those only: others are 404 on every route, lists show only them, and it cannot make a project', async () => {
+    const setup = await teamWithProjects(2);
+    const [mine, other] = setup.projects as [string, string];
+    const { apiKey } = await tokenOf(setup, { projectIds: [mine] });
+    const owner = as(setup.owner.key);
+    const deployOther = await owner.send('POST', `/deployments?teamId=${setup.teamId}`, { projectId: other });
+    const otherDeployment = (deployOther.body as { id: string }).id;
+    const token = as(apiKey);
+    expect(
+      ((await token.get('/projects')).body as { projects: { id: string }[] }).projects.map((p) => p.id),
+    ).toEqual([mine]);
+    expect(((await token.get('/deployments')).body as { deployments: unknown[] }).deployments).toEqual([]);
+    const unreachable: [string, string, unknown?][] = [
+      ['GET', `/projects/${other}`],
+      ['PATCH', `/projects/${other}`, { name: 'x' }],
+      ['DELETE', `/projects/${other}`],
+      ['GET', `/projects/${other}/deployments`],
+      ['GET', `/projects/${other}/env`],
+      ['POST', `/projects/${other}/env`, { key: 'K', value: 'v', targets: ['preview'] }],
+      ['GET', `/projects/${other}/production-history`],
+      ['POST', `/projects/${other}/promote`, { deploymentId: otherDeployment }],
+      ['POST', `/projects/${other}/rollback`, {}],
+      ['GET', `/projects/${other}/domains`],
+      ['POST', '/deployments', { projectId: other }],
+      ['GET', `/deployments?projectId=${other}`],
+      ['GET', `/deployments/${otherDeployment}`],
+      ['GET', `/deployments/${otherDeployment}/events`],
+      ['GET', `/deployments/${otherDeployment}/logs`],
+      ['GET', `/deployments/${otherDeployment}/wait?timeout=1`],
+      ['POST', `/deployments/${otherDeployment}/cancel`],
+      ['POST', `/deployments/${otherDeployment}/events`, { status: 'building' }],
+    ];
+    for (const [method, path, json] of unreachable) {
+      const answer = await token.send(method, path, json);
+      expect([method, path, answer.status]).toEqual([method, path, 404]);
+    }
+    expect((await token.send('POST', '/projects', { name: 'new' })).status).toBe(403);
+    expect((await token.get('/webhooks')).status).toBe(403);
+    // Its own project works.
+    expect((await token.send('POST', '/deployments', { projectId: mine })).status).toBe(201);
+    expect((await token.get(`/projects/${mine}/env`)).status).toBe(200);
+  });
+
+  it("is refused projects that are not the team's (400 naming projectIds)", async () => {
+    const setup = await teamWithProjects(1);
+    const elsewhere = await teamWithProjects(1);
+    const refused = await as(setup.owner.key).send('POST', `/teams/${setup.teamId}/tokens`, {
+      name: 'ci',
+      scopes: ['read'],
+      expiresInDays: 1,
+      projectIds: [elsewhere.projects[0]],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(expect.objectContaining({ field: 'projectIds' }));
+  });
+});
+
+describe('a team token without production', () => {
+  it('may not create, promote or roll back production deployments, nor write production variables, nor read their build environment', async () => {
+    const setup = await teamWithProjects(1);
+    const project = setup.projects[0] as string;
+    const { apiKey } = await tokenOf(setup, { targets: ['preview'], scopes: ['read', 'write', 'build'] });
+    const owner = as(setup.owner.key);
+    const production = await owner.send('POST', `/deployments?teamId=${setup.teamId}`, {
+      projectId: project,
+    });
+    const productionId = (production.body as { id: string; target: string }).id;
+    const token = as(apiKey);
+    const refused: [string, string, unknown?][] = [
+      ['POST', '/deployments', { projectId: project }],
+      ['POST', '/deployments', { projectId: project, branch: 'feature', target: 'production' }],
+      ['POST', `/projects/${project}/promote`, { deploymentId: productionId }],
+      ['POST', `/projects/${project}/rollback`, {}],
+      ['POST', `/projects/${project}/env`, { key: 'K', value: 'v', targets: ['production'] }],
+      ['GET', `/deployments/${productionId}/build-env`],
+    ];
+    for (const [method, path, json] of refused) {
+      const answer = await token.send(method, path, json);
+      expect([method, path, answer.status]).toEqual([method, path, 403]);
+    }
+    expect((await token.send('POST', '/deployments', { projectId: project, branch: 'feature' })).status).toBe(
+      201,
+    );
+    expect(
+      (await token.send('POST', `/projects/${project}/env`, { key: 'K', value: 'v', targets: ['preview'] }))
+        .status,
+    ).toBe(201);
+  });
+});
