@@ -5,6 +5,7 @@ import { countProjects } from '#shared/db/projects.ts';
 import { deleteTeamItems } from '#shared/db/team-members.ts';
 import * as store from '#shared/db/teams.ts';
 import { findUser } from '#shared/db/users.ts';
+import { allWebhooksOf, deleteWebhook } from '#shared/db/webhooks.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError } from '#shared/model/errors.ts';
 import { newId } from '#shared/model/ids.ts';
@@ -125,7 +126,9 @@ export async function deleteTeam(caller: Caller): Promise<void> {
       `Team ${team.id} still has ${projects} project${projects === 1 ? '' : 's'}: delete ${projects === 1 ? 'it' : 'them'} first`,
     );
   }
-  // Its tokens first: none may act in a team that is going.
+  // Its tokens first: none may act in a team that is going. Then its webhooks: nothing of it is
+  // left to send them events, and no one could list or delete them afterwards.
   await revokeAllKeysOf(team.id, isoNow());
+  for (const webhook of await allWebhooksOf(team.partition)) await deleteWebhook(team.partition, webhook.id);
   if (!(await deleteTeamItems(team.id, caller.userId))) throw teamNotFound(team.id);
 }

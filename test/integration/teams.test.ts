@@ -115,8 +115,16 @@ describe('a shared team', () => {
     expect((refused.body as { message: string }).message).toContain('2 projects');
     for (const id of ids)
       expect((await send('DELETE', `/projects/${id}?teamId=${teamId}`, ada)).status).toBe(204);
+    const hook = await send('POST', `/webhooks?teamId=${teamId}`, ada, {
+      url: 'https://example.com/hook',
+      events: ['*'],
+    });
+    expect(hook.status).toBe(201);
     expect((await send('DELETE', `/teams/${teamId}`, ada)).status).toBe(204);
     expect((await get(`/teams/${teamId}`, ada)).status).toBe(404);
+    // Its webhooks went with it: nothing is left in its partition to send to.
+    const { allWebhooksOf } = await import('../../shared/db/webhooks.ts');
+    expect(await allWebhooksOf(teamId)).toEqual([]);
     expect((await get('/teams', ada)).body).toEqual(
       expect.objectContaining({ teams: [expect.objectContaining({ personal: true })] }),
     );
