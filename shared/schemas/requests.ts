@@ -1,6 +1,7 @@
 import { LoginBody, RegisterBody } from './auth.ts';
-import { IdParams, PageQuery } from './common.ts';
-import { AppendLogsBody, LogQuery, LogStreamHeaders } from './deployment-logs.ts';
+import { IdParams } from './common.ts';
+import { LogQuery, LogStreamHeaders } from './deployment-log-query.ts';
+import { AppendLogsBody } from './deployment-logs.ts';
 import {
   CreateDeploymentBody,
   DeploymentsQuery,
@@ -8,15 +9,13 @@ import {
   ReportDeploymentEventBody,
   WaitQuery,
 } from './deployments.ts';
-import {
-  CreateVariableBody,
-  ReplaceEnvironmentBody,
-  UpdateVariableBody,
-  VariableParams,
-} from './environment.ts';
+import { CreateVariableBody, ReplaceEnvironmentBody } from './environment.ts';
+import { UpdateVariableBody } from './environment-update.ts';
 import { CreateKeyBody } from './keys.ts';
+import { PageQuery } from './page-query.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
+import { VariableParams } from './variable-params.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
 /**
