@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import type { TableDefinition, TableKey } from '../shared/db/tables.ts';
 import { pascalCase, pinLogicalId } from './construct-ids.ts';
 import { indexesAtStep } from './index-steps.ts';
+import { indexUpgrades } from './index-upgrades.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 import { withoutRecoveryBecause } from './tables-without-recovery.ts';
 
@@ -42,7 +43,7 @@ export function dataTable(
     Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
   }
   // One index change per table and deploy on a stack deployed before: infra/index-steps.ts.
-  for (const index of indexesAtStep(definition, indexStep)) {
+  for (const index of indexesAtStep(definition, indexUpgrades[key], indexStep)) {
     const projection = index.projection ?? 'ALL';
     table.addGlobalSecondaryIndex({
       indexName: index.name,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { LOG_STREAMS } from '#shared/model/deployment-logs.ts';
-import { NextCursor, Timestamp } from './scalars.ts';
+import { NextCursor, Timestamp } from './resources.ts';
 
 // A deployment's build log as the API answers it. Like resources.ts, only the document imports this
 // module at run time: the functions that append and read logs bundle deployment-logs.ts only.

@@ -4,7 +4,7 @@ import { dataTable } from '../../infra/data-table.ts';
 import { upgradeSteps } from '../../infra/index-steps.ts';
 import { pinnedLogicalIds } from '../../infra/pinned-logical-ids.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
-import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
+import { type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 
 // A deployed stack reaches the declared indexes by `cdk deploy -c indexStep=1`, `=2`, ... (docs/
 // upgrading-indexes.md): CloudFormation creates or deletes one global secondary index per table in
@@ -88,7 +88,7 @@ function changes(before: Map<string, string>, after: Map<string, string>): strin
   return [...names].filter((name) => before.get(name) !== after.get(name));
 }
 
-const steps = upgradeSteps(Object.values(tables) as TableDefinition[]);
+const steps = upgradeSteps();
 const templates = Array.from({ length: steps + 1 }, (_, step) => indexesOf(step));
 const declared = indexesOf(undefined);
 
