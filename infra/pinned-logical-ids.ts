@@ -18,6 +18,7 @@ export const pinnedLogicalIds = {
     webhookDeliveries: 'WebhookDeliveriesTable',
     environment: 'EnvironmentTable',
     deploymentLogs: 'DeploymentLogsTable',
+    teams: 'TeamsTable',
   } satisfies Record<TableKey, string>,
   secrets: {
     CursorSecret: 'CursorSecretABAE1358',

@@ -1,5 +1,6 @@
 import type { DeclaredIndexes, TableKey } from '#shared/db/tables.ts';
 import type { ErrorCode } from '#shared/model/error-catalogue.ts';
+import type { Permission } from '#shared/model/roles.ts';
 import { type Scope, scopeFor } from '#shared/model/scopes.ts';
 import type { SecretName } from '#shared/runtime/secrets.ts';
 import type { RequestSchemaName } from '#shared/schemas/requests.ts';
@@ -40,6 +41,7 @@ export type Access = 'apiKey' | 'authThrottled' | 'public';
 export type TableAction<K extends TableKey = TableKey> =
   | 'GetItem'
   | 'BatchGetItem'
+  | 'BatchWriteItem'
   | 'Query'
   | 'PutItem'
   | 'UpdateItem'
@@ -133,6 +135,23 @@ export interface EndpointRoute extends RouteRow {
    * or `build`. With several, any one of them will do.
    */
   scope?: Scope | readonly Scope[];
+  /**
+   * What the caller's role in the team must allow (shared/model/roles.ts), checked with the key's
+   * scopes: a request may do what both allow. None on rows whose target is the caller's own (keys).
+   */
+  permission?: Permission;
+  /**
+   * Where a versioned-API row's team is named: `?teamId=` (absent: the caller's personal team),
+   * the path's `{teamId}` on a team's own routes (`path`), or nowhere, on rows about the caller and
+   * no one team (`none`: their teams, accepting an invitation, the roles).
+   */
+  team?: 'path' | 'none';
+  /**
+   * `withResource`: the domain reads the caller's membership in the same call as the resource
+   * (shared/db/with-membership.ts), instead of the chain reading it first: the hot paths that keep
+   * a request in a shared team at the cost of one in a personal team.
+   */
+  membership?: 'withResource';
   /** camelCase, unique: the document's operationId, which generated clients name their methods after. */
   operationId: string;
   /** The document's tag: the section the operation is listed under. */
@@ -182,53 +201,53 @@ export const FALLBACK_PATH = '/{proxy+}';
 // biome-ignore format: rows read as a table
 const routeTable = [
   // Versioned API ({base_url} = .../v1)
-  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['Query'] }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/projects', handler: 'list-projects', access: 'apiKey', permission: 'projects.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['Query'] }, secrets: signsCursors,
     operationId: 'listProjects', tag: 'Projects', summary: 'List your projects, newest first', request: { query: 'PageQuery' }, replies: { 200: 'ProjectList' } },
-  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['PutItem'] },
+  { api: 'platform', method: 'POST', path: '/projects', handler: 'create-project', access: 'apiKey', permission: 'projects.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['PutItem'] },
     operationId: 'createProject', tag: 'Projects', summary: 'Create a project', request: { body: 'CreateProjectBody' }, replies: { 201: { body: 'Project', headers: ['Location'] } } },
-  { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'] },
+  { api: 'platform', method: 'GET', path: '/projects/{id}', handler: 'get-project', access: 'apiKey', permission: 'projects.read', membership: 'withResource', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['BatchGetItem'], projects: ['BatchGetItem', 'GetItem'] },
     operationId: 'getProject', tag: 'Projects', summary: 'Get one of your projects', request: { params: 'IdParams' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['UpdateItem'] },
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}', handler: 'update-project', access: 'apiKey', permission: 'projects.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['UpdateItem'] },
     operationId: 'updateProject', tag: 'Projects', summary: "Change a project's name, repository or production branch", request: { params: 'IdParams', body: 'UpdateProjectBody' }, replies: { 200: 'Project' }, errors: ['not_found'] },
-  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['DeleteItem'], deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}', handler: 'delete-project', access: 'apiKey', permission: 'projects.delete', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['DeleteItem'], deployments: ['Query:byProject', 'DeleteItem'], environment: ['Query', 'DeleteItem'], deploymentLogs: ['Query', 'DeleteItem'] },
     operationId: 'deleteProject', tag: 'Projects', summary: 'Delete a project, its deployments, their build logs and its environment variables (a large project\'s go shortly after)', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], deployments: ['Query:byProject'] }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/projects/{id}/deployments', handler: 'list-project-deployments', access: 'apiKey', permission: 'deployments.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem'], deployments: ['Query:byProject'] }, secrets: signsCursors,
     operationId: 'listProjectDeployments', tag: 'Deployments', summary: "List a project's deployments, newest first, by status, branch and target", request: { params: 'IdParams', query: 'ProjectDeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/projects/{id}/promote', handler: 'promote-production', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem'], environment: ['PutItem'] },
+  { api: 'platform', method: 'POST', path: '/projects/{id}/promote', handler: 'promote-production', access: 'apiKey', permission: 'production.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem'], environment: ['PutItem'] },
     operationId: 'promoteProduction', tag: 'Production', summary: 'Make a ready deployment of the project production (preview ones too); turns automatic promotion back on', request: { params: 'IdParams', body: 'PromoteBody' }, replies: { 200: 'Project' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'POST', path: '/projects/{id}/rollback', handler: 'rollback-production', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem'], environment: ['GetItem', 'PutItem'] },
+  { api: 'platform', method: 'POST', path: '/projects/{id}/rollback', handler: 'rollback-production', access: 'apiKey', permission: 'production.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem'], environment: ['GetItem', 'PutItem'] },
     operationId: 'rollbackProduction', tag: 'Production', summary: 'Put an earlier production deployment back (by default the one before the current); pauses automatic promotion', request: { params: 'IdParams', body: 'RollbackBody' }, replies: { 200: 'Project' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/production-history', handler: 'list-production-history', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], environment: ['Query'] }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/projects/{id}/production-history', handler: 'list-production-history', access: 'apiKey', permission: 'production.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem'], environment: ['Query'] }, secrets: signsCursors,
     operationId: 'listProductionHistory', tag: 'Production', summary: "Every move of the project's production pointer, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'ProductionHistory' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/projects/{id}/env', handler: 'list-environment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], environment: ['GetItem', 'Query'] }, secrets: signsCursors, kms: ['decryptPlain'],
+  { api: 'platform', method: 'GET', path: '/projects/{id}/env', handler: 'list-environment', access: 'apiKey', permission: 'variables.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem'], environment: ['GetItem', 'Query'] }, secrets: signsCursors, kms: ['decryptPlain'],
     operationId: 'listEnvironmentVariables', tag: 'Environment', summary: "List a project's environment variables, newest first (a secret's value never)", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'EnvironmentVariableList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/projects/{id}/env', handler: 'create-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt'],
+  { api: 'platform', method: 'POST', path: '/projects/{id}/env', handler: 'create-environment-variable', access: 'apiKey', permission: 'variables.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt'],
     operationId: 'createEnvironmentVariable', tag: 'Environment', summary: 'Add an environment variable to a project', request: { params: 'IdParams', body: 'CreateVariableBody' }, replies: { 201: 'EnvironmentVariable' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'PUT', path: '/projects/{id}/env', handler: 'replace-environment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, kms: ['encrypt'],
+  { api: 'platform', method: 'PUT', path: '/projects/{id}/env', handler: 'replace-environment', access: 'apiKey', permission: 'variables.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, kms: ['encrypt'],
     operationId: 'replaceEnvironmentVariables', tag: 'Environment', summary: "Replace all of a project's environment variables in one atomic step", request: { params: 'IdParams', body: 'ReplaceEnvironmentBody' }, replies: { 200: 'EnvironmentVariableSet' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'PATCH', path: '/projects/{id}/env/{envId}', handler: 'update-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt', 'decryptPlain'],
+  { api: 'platform', method: 'PATCH', path: '/projects/{id}/env/{envId}', handler: 'update-environment-variable', access: 'apiKey', permission: 'variables.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'PutItem', 'UpdateItem'] }, kms: ['encrypt', 'decryptPlain'],
     operationId: 'updateEnvironmentVariable', tag: 'Environment', summary: "Change an environment variable's value or targets", request: { params: 'VariableParams', body: 'UpdateVariableBody' }, replies: { 200: 'EnvironmentVariable' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'DELETE', path: '/projects/{id}/env/{envId}', handler: 'delete-environment-variable', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
+  { api: 'platform', method: 'DELETE', path: '/projects/{id}/env/{envId}', handler: 'delete-environment-variable', access: 'apiKey', permission: 'variables.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem', 'UpdateItem'], environment: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem'] },
     operationId: 'deleteEnvironmentVariable', tag: 'Environment', summary: 'Delete an environment variable', request: { params: 'VariableParams' }, replies: { 204: null }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['GetItem', 'UpdateItem'], deployments: ['GetItem', 'PutItem'], environment: ['GetItem', 'Query', 'PutItem'] },
+  { api: 'platform', method: 'POST', path: '/deployments', handler: 'create-deployment', access: 'apiKey', permission: 'deployments.write', membership: 'withResource', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['BatchGetItem'], idempotency: ['PutItem', 'UpdateItem'], projects: ['BatchGetItem', 'GetItem', 'UpdateItem'], deployments: ['BatchGetItem', 'GetItem', 'PutItem'], environment: ['GetItem', 'Query', 'PutItem'] },
     operationId: 'createDeployment', tag: 'Deployments', summary: 'Deploy a branch of one of your projects, or redeploy one of your deployments', request: { body: 'CreateDeploymentBody' }, replies: { 201: { body: 'Deployment', headers: ['Location'] } }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], projects: ['GetItem'], deployments: ['Query', 'Query:byProject'] }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/deployments', handler: 'list-deployments', access: 'apiKey', permission: 'deployments.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], projects: ['GetItem'], deployments: ['Query', 'Query:byProject'] }, secrets: signsCursors,
     operationId: 'listDeployments', tag: 'Deployments', summary: 'List all your deployments, newest first, by project, status, branch and target', request: { query: 'DeploymentsQuery' }, replies: { 200: 'DeploymentList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', scope: ['write', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['PutItem'] },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/events', handler: 'report-deployment-event', access: 'apiKey', permission: 'deployments.build', scope: ['write', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['UpdateItem'], projects: ['GetItem', 'UpdateItem'], environment: ['PutItem'] },
     operationId: 'reportDeploymentEvent', tag: 'Deployments', summary: "Report a deployment's progress (a change of status); a production deployment that becomes ready may become production", request: { params: 'IdParams', body: 'ReportDeploymentEventBody' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/events', handler: 'list-deployment-events', access: 'apiKey', permission: 'deployments.read', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], deployments: ['GetItem'] },
     operationId: 'listDeploymentEvents', tag: 'Deployments', summary: "A deployment's history, oldest first", request: { params: 'IdParams' }, replies: { 200: 'DeploymentEventList' }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', scope: 'build', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['GetItem', 'ConditionCheckItem'], deploymentLogs: ['GetItem', 'PutItem', 'UpdateItem'], environment: ['GetItem', 'Query'] }, kms: ['decrypt'],
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/logs', handler: 'append-deployment-logs', access: 'apiKey', permission: 'deployments.build', scope: 'build', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['GetItem', 'ConditionCheckItem'], deploymentLogs: ['GetItem', 'PutItem', 'UpdateItem'], environment: ['GetItem', 'Query'] }, kms: ['decrypt'],
     operationId: 'appendDeploymentLogs', tag: 'Logs', summary: "Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`)", request: { params: 'IdParams', body: 'AppendLogsBody' }, replies: { 201: 'AppendedLogs' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'], deploymentLogs: ['Query'] }, secrets: signsCursors, streams: true,
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/logs', handler: 'list-deployment-logs', access: 'apiKey', permission: 'logs.read', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], deployments: ['GetItem'], deploymentLogs: ['Query'] }, secrets: signsCursors, streams: true,
     operationId: 'listDeploymentLogs', tag: 'Logs', summary: "A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`)", request: { params: 'IdParams', query: 'LogQuery', headers: 'LogStreamHeaders' }, replies: { 200: { body: 'LogLineList', events: 'LogEventStream' } }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['UpdateItem'] },
+  { api: 'platform', method: 'POST', path: '/deployments/{id}/cancel', handler: 'cancel-deployment', access: 'apiKey', permission: 'deployments.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], deployments: ['UpdateItem'] },
     operationId: 'cancelDeployment', tag: 'Deployments', summary: 'Cancel a queued or building deployment', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', scope: 'build', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['UpdateItem'], environment: ['Query'], projects: ['GetItem'] }, kms: ['decrypt'],
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/build-env', handler: 'get-build-env', access: 'apiKey', permission: 'deployments.build', scope: 'build', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], deployments: ['UpdateItem'], environment: ['Query'], projects: ['GetItem'] }, kms: ['decrypt'],
     operationId: 'getBuildEnvironment', tag: 'Environment', summary: "A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events", request: { params: 'IdParams' }, replies: { 200: 'BuildEnvironment' }, errors: ['not_found', 'conflict'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}/wait', handler: 'wait-for-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'] }, holdsOpenSeconds: 25,
+  { api: 'platform', method: 'GET', path: '/deployments/{id}/wait', handler: 'wait-for-deployment', access: 'apiKey', permission: 'deployments.read', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], deployments: ['GetItem'] }, holdsOpenSeconds: 25,
     operationId: 'waitForDeployment', tag: 'Deployments', summary: 'Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there', request: { params: 'IdParams', query: 'WaitQuery' }, replies: { 200: { body: 'Deployment', headers: ['Wait-Result'] } }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], deployments: ['GetItem'] },
+  { api: 'platform', method: 'GET', path: '/deployments/{id}', handler: 'get-deployment', access: 'apiKey', permission: 'deployments.read', membership: 'withResource', scope: ['read', 'build'], tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['BatchGetItem'], deployments: ['BatchGetItem', 'GetItem'] },
     operationId: 'getDeployment', tag: 'Deployments', summary: 'Get one of your deployments', request: { params: 'IdParams' }, replies: { 200: 'Deployment' }, errors: ['not_found'] },
   { api: 'platform', method: 'GET', path: '/keys', handler: 'list-keys', access: 'apiKey', tables: { apiKeys: ['BatchGetItem', 'Query:ownerKeys', 'UpdateItem'], rateLimits: ['UpdateItem'] }, secrets: signsCursors,
     operationId: 'listKeys', tag: 'API keys', summary: 'List your API keys, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'ApiKeyList' } },
@@ -236,20 +255,47 @@ const routeTable = [
     operationId: 'createKey', tag: 'API keys', summary: 'Create an API key (its secret is shown once; at most 20 at once per user)', request: { body: 'CreateKeyBody' }, replies: { 201: { body: 'CreatedApiKey', headers: ['Location'] } }, errors: ['conflict'] },
   { api: 'platform', method: 'DELETE', path: '/keys/{id}', handler: 'revoke-key', access: 'apiKey', tables: { apiKeys: ['Query:ownerKeys', 'UpdateItem'], rateLimits: ['UpdateItem'] },
     operationId: 'revokeKey', tag: 'API keys', summary: 'Revoke one of your API keys, effective on its next request', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/webhooks', handler: 'list-webhooks', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['Query'] }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/webhooks', handler: 'list-webhooks', access: 'apiKey', permission: 'webhooks.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], webhooks: ['Query'] }, secrets: signsCursors,
     operationId: 'listWebhooks', tag: 'Webhooks', summary: 'List your webhook subscriptions, newest first (never their secrets)', request: { query: 'PageQuery' }, replies: { 200: 'WebhookList' } },
-  { api: 'platform', method: 'POST', path: '/webhooks', handler: 'create-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], webhooks: ['PutItem', 'UpdateItem'] },
+  { api: 'platform', method: 'POST', path: '/webhooks', handler: 'create-webhook', access: 'apiKey', permission: 'webhooks.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], webhooks: ['PutItem', 'UpdateItem'] },
     operationId: 'createWebhook', tag: 'Webhooks', summary: 'Subscribe a URL to events (its signing secret is shown once)', request: { body: 'CreateWebhookBody' }, replies: { 201: { body: 'CreatedWebhook', headers: ['Location'] } }, errors: ['conflict'] },
-  { api: 'platform', method: 'GET', path: '/webhooks/{id}', handler: 'get-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['GetItem'] },
+  { api: 'platform', method: 'GET', path: '/webhooks/{id}', handler: 'get-webhook', access: 'apiKey', permission: 'webhooks.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], webhooks: ['GetItem'] },
     operationId: 'getWebhook', tag: 'Webhooks', summary: 'Get one of your webhook subscriptions', request: { params: 'IdParams' }, replies: { 200: 'Webhook' }, errors: ['not_found'] },
-  { api: 'platform', method: 'PATCH', path: '/webhooks/{id}', handler: 'update-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['UpdateItem'] },
+  { api: 'platform', method: 'PATCH', path: '/webhooks/{id}', handler: 'update-webhook', access: 'apiKey', permission: 'webhooks.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], webhooks: ['UpdateItem'] },
     operationId: 'updateWebhook', tag: 'Webhooks', summary: 'Change, pause or re-enable a webhook subscription', request: { params: 'IdParams', body: 'UpdateWebhookBody' }, replies: { 200: 'Webhook' }, errors: ['not_found'] },
-  { api: 'platform', method: 'DELETE', path: '/webhooks/{id}', handler: 'delete-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['UpdateItem', 'DeleteItem'] },
+  { api: 'platform', method: 'DELETE', path: '/webhooks/{id}', handler: 'delete-webhook', access: 'apiKey', permission: 'webhooks.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], webhooks: ['UpdateItem', 'DeleteItem'] },
     operationId: 'deleteWebhook', tag: 'Webhooks', summary: 'Delete a webhook subscription; pending deliveries are dropped', request: { params: 'IdParams' }, replies: { 204: null }, errors: ['not_found'] },
-  { api: 'platform', method: 'POST', path: '/webhooks/{id}/test', handler: 'test-webhook', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], webhooks: ['GetItem'] }, queues: ['webhookDeliveries'],
+  { api: 'platform', method: 'POST', path: '/webhooks/{id}/test', handler: 'test-webhook', access: 'apiKey', permission: 'webhooks.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], idempotency: ['PutItem', 'UpdateItem'], webhooks: ['GetItem'] }, queues: ['webhookDeliveries'],
     operationId: 'testWebhook', tag: 'Webhooks', summary: 'Send a `ping` event to a webhook', request: { params: 'IdParams' }, replies: { 202: 'WebhookTestResult' }, errors: ['not_found'] },
-  { api: 'platform', method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], webhooks: ['GetItem'], webhookDeliveries: ['Query'] }, secrets: signsCursors,
+  { api: 'platform', method: 'GET', path: '/webhooks/{id}/deliveries', handler: 'list-webhook-deliveries', access: 'apiKey', permission: 'webhooks.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], webhooks: ['GetItem'], webhookDeliveries: ['Query'] }, secrets: signsCursors,
     operationId: 'listWebhookDeliveries', tag: 'Webhooks', summary: "A webhook's delivery attempts, newest first", request: { params: 'IdParams', query: 'PageQuery' }, replies: { 200: 'WebhookDeliveryList' }, errors: ['not_found'] },
+  // Teams: a team's own routes name it in the path; the rest are about the caller, in no one team.
+  { api: 'platform', method: 'GET', path: '/teams', handler: 'list-teams', access: 'apiKey', team: 'none', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['Query:byMember', 'BatchGetItem'], users: ['GetItem'] }, secrets: signsCursors,
+    operationId: 'listTeams', tag: 'Teams', summary: 'List your teams: your personal team first, then those you joined', request: { query: 'PageQuery' }, replies: { 200: 'TeamList' } },
+  { api: 'platform', method: 'POST', path: '/teams', handler: 'create-team', access: 'apiKey', team: 'none', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], teams: ['PutItem'], users: ['GetItem'] },
+    operationId: 'createTeam', tag: 'Teams', summary: 'Create a team; you are its owner', request: { body: 'CreateTeamBody' }, replies: { 201: { body: 'Team', headers: ['Location'] } } },
+  { api: 'platform', method: 'GET', path: '/teams/{teamId}', handler: 'get-team', access: 'apiKey', team: 'path', permission: 'team.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem'], users: ['GetItem'] },
+    operationId: 'getTeam', tag: 'Teams', summary: 'Get one of your teams, with your role in it', request: { params: 'TeamParams' }, replies: { 200: 'Team' }, errors: ['not_found', 'forbidden'] },
+  { api: 'platform', method: 'PATCH', path: '/teams/{teamId}', handler: 'update-team', access: 'apiKey', team: 'path', permission: 'team.update', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'UpdateItem'], users: ['GetItem'] },
+    operationId: 'updateTeam', tag: 'Teams', summary: 'Rename a team (admins)', request: { params: 'TeamParams', body: 'UpdateTeamBody' }, replies: { 200: 'Team' }, errors: ['not_found', 'forbidden'] },
+  { api: 'platform', method: 'DELETE', path: '/teams/{teamId}', handler: 'delete-team', access: 'apiKey', team: 'path', permission: 'team.delete', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'Query', 'BatchWriteItem', 'DeleteItem'], projects: ['Query'] },
+    operationId: 'deleteTeam', tag: 'Teams', summary: 'Delete a team without projects (owners; never a personal team)', request: { params: 'TeamParams' }, replies: { 204: null }, errors: ['not_found', 'forbidden', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/teams/{teamId}/members', handler: 'list-team-members', access: 'apiKey', team: 'path', permission: 'members.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'Query'], users: ['GetItem'] }, secrets: signsCursors,
+    operationId: 'listTeamMembers', tag: 'Teams', summary: "A team's members and their roles", request: { params: 'TeamParams', query: 'PageQuery' }, replies: { 200: 'MemberList' }, errors: ['not_found', 'forbidden'] },
+  { api: 'platform', method: 'PATCH', path: '/teams/{teamId}/members/{userId}', handler: 'update-team-member', access: 'apiKey', team: 'path', permission: 'members.write', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'UpdateItem'] },
+    operationId: 'updateTeamMember', tag: 'Teams', summary: "Change a member's role (admins, up to admin; owners for owners); the last owner stays one", request: { params: 'MemberParams', body: 'UpdateMemberBody' }, replies: { 200: 'Member' }, errors: ['not_found', 'forbidden', 'conflict'] },
+  { api: 'platform', method: 'DELETE', path: '/teams/{teamId}/members/{userId}', handler: 'remove-team-member', access: 'apiKey', team: 'path', permission: 'team.read', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'DeleteItem', 'UpdateItem'] },
+    operationId: 'removeTeamMember', tag: 'Teams', summary: 'Remove a member (admins; owners for owners), or leave (your own user id); the last owner cannot go', request: { params: 'MemberParams' }, replies: { 204: null }, errors: ['not_found', 'forbidden', 'conflict'] },
+  { api: 'platform', method: 'POST', path: '/teams/{teamId}/invitations', handler: 'create-invitation', access: 'apiKey', team: 'path', permission: 'invitations.manage', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], teams: ['GetItem', 'PutItem'] },
+    operationId: 'createInvitation', tag: 'Teams', summary: 'Invite an email into a team (admins): a one-use code, shown once, valid 7 days', request: { params: 'TeamParams', body: 'CreateInvitationBody' }, replies: { 201: { body: 'CreatedInvitation', headers: ['Location'] } }, errors: ['not_found', 'forbidden', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/teams/{teamId}/invitations', handler: 'list-invitations', access: 'apiKey', team: 'path', permission: 'invitations.manage', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'Query'] }, secrets: signsCursors,
+    operationId: 'listInvitations', tag: 'Teams', summary: "A team's open invitations, newest first (admins; never their codes)", request: { params: 'TeamParams', query: 'PageQuery' }, replies: { 200: 'InvitationList' }, errors: ['not_found', 'forbidden'] },
+  { api: 'platform', method: 'DELETE', path: '/teams/{teamId}/invitations/{id}', handler: 'revoke-invitation', access: 'apiKey', team: 'path', permission: 'invitations.manage', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], teams: ['GetItem', 'DeleteItem'] },
+    operationId: 'revokeInvitation', tag: 'Teams', summary: 'Revoke an invitation: its code no longer works (admins)', request: { params: 'InvitationParams' }, replies: { 204: null }, errors: ['not_found', 'forbidden'] },
+  { api: 'platform', method: 'POST', path: '/invitations/accept', handler: 'accept-invitation', access: 'apiKey', team: 'none', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'], idempotency: ['PutItem', 'UpdateItem'], teams: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'], users: ['GetItem'] },
+    operationId: 'acceptInvitation', tag: 'Teams', summary: "Join a team with an invitation's code (the invited email's account only)", request: { body: 'AcceptInvitationBody' }, replies: { 200: 'AcceptedInvitation' }, errors: ['not_found', 'forbidden', 'conflict'] },
+  { api: 'platform', method: 'GET', path: '/roles', handler: 'list-roles', access: 'apiKey', team: 'none', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'] },
+    operationId: 'listRoles', tag: 'Teams', summary: 'The team roles, lowest first, and what each may do', replies: { 200: 'RoleList' } },
   { api: 'platform', method: 'ANY', path: FALLBACK_PATH, handler: 'platform-fallback', access: 'apiKey', tables: { apiKeys: ['UpdateItem'], rateLimits: ['UpdateItem'] } },
 
   // Backend group ({backend_url})
@@ -285,6 +331,13 @@ export type RouteTable = typeof routeTable;
 export const routes: readonly Route[] = routeTable;
 
 export const isFallback = (route: Route): route is FallbackRoute => route.method === 'ANY';
+
+/**
+ * Whether a row acts in a team (shared/http/team-scope.ts): every versioned-API row but the fallback
+ * and those about the caller in no one team. They take `?teamId=` (or the path's `{teamId}`).
+ */
+export const actsInTeam = (route: Route): route is EndpointRoute =>
+  route.api === 'platform' && !isFallback(route) && route.team !== 'none';
 
 /** Every POST of the versioned API may be retried safely with an Idempotency-Key (shared/http/idempotency.ts). */
 export const takesIdempotencyKey = (route: Route): boolean =>

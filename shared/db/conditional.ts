@@ -74,19 +74,34 @@ const cancellationReasons = (error: unknown): string[] | undefined =>
 
 /**
  * Runs a transaction whose first item carries the condition that decides it: false when that
- * condition failed. DynamoDB cancels transactions that race on the same item (DynamoDB Local never
- * does); those are tried again after a short random wait, and on the retry the winner's write
- * decides. `input` gets the attempt number (1, 2, …), for a ClientRequestToken per attempt.
+ * condition failed. See `transactWriteReasons` for the retries.
  */
 export async function transactWrite(input: (attempt: number) => TransactWriteCommandInput): Promise<boolean> {
+  const outcome = await transactWriteReasons(input);
+  if (outcome.done) return true;
+  if (outcome.reasons[0] === 'ConditionalCheckFailed') return false;
+  throw outcome.error;
+}
+
+/**
+ * Runs a transaction; when conditions cancel it, says which: the cancellation code of each item, in
+ * order (`None` for an item that was fine). DynamoDB cancels transactions that race on the same
+ * item (DynamoDB Local never does); those are tried again after a short random wait, and on the
+ * retry the winner's write decides. `input` gets the attempt number (1, 2, …), for a
+ * ClientRequestToken per attempt.
+ */
+export async function transactWriteReasons(
+  input: (attempt: number) => TransactWriteCommandInput,
+): Promise<{ done: true } | { done: false; reasons: string[]; error: unknown }> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand(input(attempt)));
-      return true;
+      return { done: true };
     } catch (error) {
       const reasons = cancellationReasons(error);
-      if (reasons?.[0] === 'ConditionalCheckFailed') return false;
-      if (!reasons?.includes('TransactionConflict') || attempt >= TRANSACTION_ATTEMPTS) throw error;
+      if (reasons === undefined) throw error;
+      const retried = !reasons.includes('ConditionalCheckFailed') && reasons.includes('TransactionConflict');
+      if (!retried || attempt >= TRANSACTION_ATTEMPTS) return { done: false, reasons, error };
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
     }
   }

@@ -7,6 +7,7 @@ import type {
 } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { tableName } from './tables.ts';
+import type { ItemRead } from './with-membership.ts';
 
 // Deployments live under their owner (owner-scoped get by id; the owner's list), one item each with
 // its status history inside. This module reads them by id and turns items into what the API shows;
@@ -67,18 +68,19 @@ const toStatusEvent = (entry: Record<string, unknown>): DeploymentEvent => ({
   ...(typeof entry.commitSha === 'string' ? { commitSha: entry.commitSha } : {}),
 });
 
+/** The read of one of the owner's deployments, to send alone or beside a membership (with-membership.ts). */
+export const deploymentRead = (ownerId: string, id: string, consistent = false): ItemRead => ({
+  TableName: table(),
+  Key: { ownerId, id },
+  ...(consistent ? { ConsistentRead: true } : {}),
+});
+
 async function findItem(
   ownerId: string,
   id: string,
   consistent = false,
 ): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: table(),
-      Key: { ownerId, id },
-      ...(consistent ? { ConsistentRead: true } : {}),
-    }),
-  );
+  const { Item } = await db.send(new GetCommand(deploymentRead(ownerId, id, consistent)));
   return Item;
 }
 

@@ -18,8 +18,12 @@ interface PagedQuery {
    * that key holds something a client must not see in a cursor (the API-key digest), the name of
    * the sort key to continue below.
    */
-  resume: { keyOf: (id: string) => Record<string, string> } | { below: string };
+  resume: { keyOf: (id: string) => Record<string, string>; idAttribute?: string } | { below: string };
 }
+
+/** The attribute whose value a cursor carries: `id`, unless the resume names another. */
+const cursorAttribute = (resume: PagedQuery['resume']): string =>
+  'below' in resume ? resume.below : (resume.idAttribute ?? 'id');
 
 function resumeAfter(paged: PagedQuery, lastId: string): Partial<QueryCommandInput> {
   const { resume, query } = paged;
@@ -53,8 +57,6 @@ export async function queryPage(
   const hasMore = Items.length > page.limit && last !== undefined;
   return {
     items,
-    nextCursor: hasMore
-      ? await encodeCursor(paged.scope, String(last['below' in paged.resume ? paged.resume.below : 'id']))
-      : null,
+    nextCursor: hasMore ? await encodeCursor(paged.scope, String(last[cursorAttribute(paged.resume)])) : null,
   };
 }

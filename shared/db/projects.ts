@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -8,6 +8,7 @@ import { conditionally, putNew } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 import { updateExpression } from './update-expression.ts';
+import type { ItemRead } from './with-membership.ts';
 
 // Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
 // so another user's project is simply not found, and a list is one Query in id (= time) order.
@@ -72,15 +73,20 @@ export async function findProjectItem(
   id: string,
   options: { consistent?: boolean } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: table(),
-      Key: { ownerId, id },
-      ...(options.consistent ? { ConsistentRead: true } : {}),
-    }),
-  );
+  const { Item } = await db.send(new GetCommand(projectRead(ownerId, id, options)));
   return Item;
 }
+
+/** The read of one of the owner's projects, to send alone or beside a membership (with-membership.ts). */
+export const projectRead = (
+  ownerId: string,
+  id: string,
+  options: { consistent?: boolean } = {},
+): ItemRead => ({
+  TableName: table(),
+  Key: { ownerId, id },
+  ...(options.consistent ? { ConsistentRead: true } : {}),
+});
 
 export async function findProject(ownerId: string, id: string): Promise<Project | undefined> {
   const item = await findProjectItem(ownerId, id);
@@ -151,4 +157,25 @@ export async function deleteProject(ownerId: string, id: string): Promise<boolea
     ),
   );
   return !deleted.failed;
+}
+
+/** How many projects an owner has: what deleting a team that still has some answers with. */
+export async function countProjects(ownerId: string): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'ownerId = :ownerId',
+        ExpressionAttributeValues: { ':ownerId': ownerId },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
 }

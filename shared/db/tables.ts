@@ -128,6 +128,25 @@ export const tables = {
     pointInTimeRecovery: true,
   },
   /**
+   * Teams and who is in them, one partition per team (`pk` = the team id), sorted by `sk`:
+   * - `team`: its name, when made, and how many owners it has (the last one cannot go);
+   * - `member#<userId>`: a member, their role and when they joined, with their email and name as
+   *   they were then; `memberId` (the user id) puts them in the sparse `byMember` index, which lists a
+   *   user's teams;
+   * - `invitation#<id>`: an invitation waiting to be accepted (never its code).
+   * Outside any team's partition, `code#<digest>` finds an invitation by the digest of its code.
+   * A personal team has no items here: it is the user's own, derived from the user.
+   */
+  teams: {
+    envVar: 'TEAMS_TABLE',
+    localName: 'platform-teams',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: { byMember: { partitionKey: 'memberId', sortKey: 'teamId', projection: ['role', 'joinedAt'] } },
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: true,
+  },
+  /**
    * Projects' environment variables, one partition per project (`projectId`), sorted by `sk`:
    * - `set`: the head. The current version of the set, its size, a revision every change bumps
    *   (the condition that makes changes serial and replaces atomic), the owner, and the last change

@@ -6,6 +6,7 @@ import type { Caller } from '#shared/model/caller.ts';
 import { RateLimitedError, UnauthorizedError } from '#shared/model/errors.ts';
 import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from '#shared/model/rate-limit.ts';
 import { scopesOf } from '#shared/model/scopes.ts';
+import { personalTeamOf } from '#shared/model/teams.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { config } from '#shared/runtime/config.ts';
 import { recordIsGenuine } from './key-identity.ts';
@@ -42,6 +43,8 @@ const callerOf = (key: KeyRecord): Caller => ({
   keyHash: key.keyHash,
   scopes: scopesOf(key.scopes),
   keyExpiresAt: key.expiresAt,
+  // Until the request names another: shared/http/team-scope.ts.
+  team: personalTeamOf(key.userId),
   ...(key.rateLimit === undefined ? {} : { keyRateLimit: key.rateLimit }),
 });
 

@@ -50,7 +50,7 @@ export const appendDeploymentLogs = (
   caller: Caller,
   id: string,
   input: AppendLogsInput,
-): Promise<{ firstSeq: number; lastSeq: number }> => appendLogLines(caller.userId, id, input);
+): Promise<{ firstSeq: number; lastSeq: number }> => appendLogLines(caller.team.partition, id, input);
 
 /**
  * Appends lines to one of the owner's deployments (the API's append, and the local builder's), secrets
@@ -98,7 +98,7 @@ export async function appendLogLines(
   throw new ConflictError(`Other appends to deployment ${id} kept getting there first; try again`);
 }
 
-const cursorScope = (caller: Caller, id: string): string => `logs:${caller.userId}:${id}`;
+const cursorScope = (caller: Caller, id: string): string => `logs:${caller.team.partition}:${id}`;
 
 /** Where a read starts: after the cursor's line, else after `since`, else at the first line. */
 async function startAfter(caller: Caller, id: string, query: { cursor?: string; since?: number }) {
@@ -112,7 +112,10 @@ export async function listDeploymentLogs(
   id: string,
   query: { limit: number; cursor?: string; since?: number },
 ): Promise<Page<StoredLine>> {
-  const [, after] = await Promise.all([ownDeployment(caller.userId, id), startAfter(caller, id, query)]);
+  const [, after] = await Promise.all([
+    ownDeployment(caller.team.partition, id),
+    startAfter(caller, id, query),
+  ]);
   const { lines, more } = await readLines(id, after, query.limit);
   const last = lines.at(-1);
   return {

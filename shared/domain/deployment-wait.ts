@@ -42,7 +42,7 @@ export async function waitForDeployment(
   const until = clock.now() + wanted.timeoutSeconds * 1000;
   const read = async () => {
     const deployment = isDeploymentId(id)
-      ? await findDeployment(caller.userId, id, { consistent: true })
+      ? await findDeployment(caller.team.partition, id, { consistent: true })
       : undefined;
     if (!deployment) throw new NotFoundError(`Deployment ${id} was not found`);
     return deployment;

@@ -17,6 +17,7 @@ import type {
 import { projectWithVariablesHead, snapshotForDeployment } from './environment.ts';
 import { promoteIfNewer } from './production.ts';
 import { getProject } from './projects.ts';
+import { authorize, readInTeam } from './team-access.ts';
 
 export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
 
@@ -34,6 +35,8 @@ export async function createDeployment(
 ): Promise<deployments.Deployment> {
   const source = input.redeployOf === undefined ? undefined : await getDeployment(caller, input.redeployOf);
   const origin = source ? { ...source, head: undefined } : await originOf(caller, input);
+  // The role came with what was just read (the row reads the membership with its resource).
+  authorize(caller, 'deployments.write');
   const now = isoNow();
   const deployment: deployments.Deployment = {
     id: newId('dpl'),
@@ -52,7 +55,7 @@ export async function createDeployment(
   };
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
   await snapshotForDeployment(deployment, deployment.target, origin.head);
-  await putDeployment(caller.userId, deployment, {
+  await putDeployment(caller.team.partition, deployment, {
     ...(deployment.target === 'production' && 'promotesOver' in origin
       ? { promotesOver: origin.promotesOver }
       : {}),
@@ -78,9 +81,11 @@ async function originOf(caller: Caller, input: CreateDeploymentInput) {
 }
 
 export async function getDeployment(caller: Caller, id: string): Promise<deployments.Deployment> {
-  const deployment = isDeploymentId(id) ? await deployments.findDeployment(caller.userId, id) : undefined;
-  if (!deployment) throw notFound(id);
-  return deployment;
+  // An id of another shape is 404 in any team, member or not: nothing to read.
+  if (!isDeploymentId(id)) throw notFound(id);
+  const item = await readInTeam(caller, deployments.deploymentRead(caller.team.partition, id));
+  if (!item) throw notFound(id);
+  return deployments.toDeployment(item);
 }
 
 /** A deployment's status history, oldest first. */
@@ -88,7 +93,9 @@ export async function listDeploymentEvents(
   caller: Caller,
   id: string,
 ): Promise<deployments.DeploymentEvent[]> {
-  const events = isDeploymentId(id) ? await deployments.findDeploymentEvents(caller.userId, id) : undefined;
+  const events = isDeploymentId(id)
+    ? await deployments.findDeploymentEvents(caller.team.partition, id)
+    : undefined;
   if (!events) throw notFound(id);
   return events;
 }
@@ -151,11 +158,11 @@ export const reportDeploymentEvent = (
   caller: Caller,
   id: string,
   report: DeploymentReport,
-): Promise<deployments.Deployment> => advanceDeployment(caller.userId, id, report);
+): Promise<deployments.Deployment> => advanceDeployment(caller.team.partition, id, report);
 
 /** Cancels one of the caller's deployments while it is queued or building. */
 export const cancelDeployment = (caller: Caller, id: string): Promise<deployments.Deployment> =>
-  advanceDeployment(caller.userId, id, { status: 'canceled' });
+  advanceDeployment(caller.team.partition, id, { status: 'canceled' });
 
 type Filters = Pick<DeploymentFilterQuery, 'status' | 'branch' | 'target'>;
 
@@ -173,7 +180,7 @@ export async function listProjectDeployments(
   page: PageRequest,
 ): Promise<Page<deployments.Deployment>> {
   const project = await getProject(caller, projectId);
-  return listStored(caller.userId, { projectId: project.id, ...filterOf(query) }, page);
+  return listStored(caller.team.partition, { projectId: project.id, ...filterOf(query) }, page);
 }
 
 /** A page of all of the caller's deployments, newest first, filtered by project, status, branch and target. */
@@ -185,7 +192,7 @@ export async function listDeployments(
   const projectId =
     query.projectId === undefined ? undefined : (await getProject(caller, query.projectId)).id;
   return listStored(
-    caller.userId,
+    caller.team.partition,
     { ...(projectId === undefined ? {} : { projectId }), ...filterOf(query) },
     page,
   );

@@ -3,7 +3,7 @@ import { recordBuildEnvRead } from '#shared/db/build-env-reads.ts';
 import * as snapshots from '#shared/db/env-snapshots.ts';
 import * as store from '#shared/db/environment-variables.ts';
 import type { Page } from '#shared/db/pages.ts';
-import { findProject, findProjectItem, type Project, toProject } from '#shared/db/projects.ts';
+import { findProject, type Project, projectRead, toProject } from '#shared/db/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import {
   DEPLOYMENT_TARGETS,
@@ -35,6 +35,7 @@ import type {
   EnvironmentVariable as EnvironmentVariableSchema,
 } from '#shared/schemas/environment-resources.ts';
 import { getProject } from './projects.ts';
+import { authorize, readInTeam } from './team-access.ts';
 
 // A project's environment variables, and what a deployment builds with.
 //
@@ -136,6 +137,11 @@ function settled<T>(projectId: string, outcome: store.HeadWriteOutcome, value: (
   return outcome === 'written' ? value() : undefined;
 }
 
+/** Production variables are an admin's to write; a developer writes preview and development ones. */
+function mayWriteTargets(caller: Caller, targets: readonly EnvironmentTarget[]): void {
+  if (targets.includes('production')) authorize(caller, 'variables.write_production');
+}
+
 export async function createVariable(
   caller: Caller,
   projectId: string,
@@ -145,6 +151,7 @@ export async function createVariable(
   const id = newId('env');
   const type = input.type ?? 'plain';
   const targets = canonicalTargets(input.targets ?? ENVIRONMENT_TARGETS);
+  mayWriteTargets(caller, targets);
   // Sealed while the set is read; a refusal before it is awaited must not leave its failure unhandled.
   const sealing = seal(input.value, contextOf(project.id, id, type));
   sealing.catch(() => undefined);
@@ -171,7 +178,7 @@ export async function createVariable(
     };
     const written = await store.applyChange(
       project.id,
-      caller.userId,
+      caller.team.partition,
       head,
       {
         version: head?.version ?? newId('evs'),
@@ -196,6 +203,7 @@ export async function updateVariable(
     const existing = current.find((variable) => variable.id === envId);
     if (!head || !existing) throw variableNotFound(envId);
     const targets = input.targets === undefined ? existing.targets : canonicalTargets(input.targets);
+    mayWriteTargets(caller, [...existing.targets, ...targets]);
     const overlap = firstOverlap({ id: existing.id, key: existing.key, targets }, current);
     if (overlap) throw overlap;
     const context = contextOf(project.id, existing.id, existing.type);
@@ -208,7 +216,7 @@ export async function updateVariable(
     const variable = { ...existing, targets, sealed, updatedAt: now };
     const written = await store.applyChange(
       project.id,
-      caller.userId,
+      caller.team.partition,
       head,
       {
         version: head.version,
@@ -236,10 +244,11 @@ export async function deleteVariable(caller: Caller, projectId: string, envId: s
     // another delete got there first; either way it is deleted, as asked.
     if (!existing && tried) return true;
     if (!head || !existing) throw variableNotFound(envId);
+    mayWriteTargets(caller, existing.targets);
     const now = isoNow();
     const written = await store.applyChange(
       project.id,
-      caller.userId,
+      caller.team.partition,
       head,
       {
         version: head.version,
@@ -275,6 +284,10 @@ export async function replaceEnvironment(
     type: variable.type ?? 'plain',
     targets: canonicalTargets(variable.targets ?? ENVIRONMENT_TARGETS),
   }));
+  mayWriteTargets(
+    caller,
+    wanted.flatMap((variable) => variable.targets),
+  );
   wanted.forEach((variable, index) => {
     for (const earlier of wanted.slice(0, index)) {
       const target = overlapOf(variable, earlier);
@@ -301,7 +314,12 @@ export async function replaceEnvironment(
     await serially(project.id, async (head, current) => {
       // The head names this version already: the switch tried last was applied, its answer lost.
       if (head?.version !== version) {
-        const switched = await store.switchVersion(project.id, caller.userId, head, {
+        // What it replaces counts too: a set with production variables is an admin's to replace.
+        mayWriteTargets(
+          caller,
+          current.flatMap((variable) => variable.targets),
+        );
+        const switched = await store.switchVersion(project.id, caller.team.partition, head, {
           version,
           count: staged.length,
           change,
@@ -349,13 +367,13 @@ export async function projectWithVariablesHead(
   projectId: string,
 ): Promise<{ project: Project; head: HeadAsRead }> {
   const item = isIdOf('prj', projectId)
-    ? await findProjectItem(caller.userId, projectId, { consistent: true })
+    ? await readInTeam(caller, projectRead(caller.team.partition, projectId, { consistent: true }))
     : undefined;
   if (!item) throw new NotFoundError(`Project ${projectId} was not found`);
   const carried = store.headOnProject(item);
   return {
     project: toProject(item),
-    head: carried === undefined ? { copyTo: caller.userId } : { carried },
+    head: carried === undefined ? { copyTo: caller.team.partition } : { carried },
   };
 }
 
@@ -408,7 +426,10 @@ const isDeploymentTarget = (value: unknown): value is DeploymentTarget =>
 export async function readBuildEnvironment(caller: Caller, deploymentId: string): Promise<BuildEnvironment> {
   const notFound = () => new NotFoundError(`Deployment ${deploymentId} was not found`);
   if (!isDeploymentId(deploymentId)) throw notFound();
-  const read = await recordBuildEnvRead(caller.userId, deploymentId, { keyId: caller.keyId, at: isoNow() });
+  const read = await recordBuildEnvRead(caller.team.partition, deploymentId, {
+    keyId: caller.keyId,
+    at: isoNow(),
+  });
   if (read.outcome === 'missing') throw notFound();
   if (read.outcome === 'exhausted') {
     throw new ConflictError(
@@ -425,7 +446,7 @@ export async function readBuildEnvironment(caller: Caller, deploymentId: string)
     // No variables for its target when it was made (or made before snapshots existed): it builds
     // with none, for the target stored with it (older deployments: the branch rule).
     if (isDeploymentTarget(read.target)) return { variables: {}, target: read.target };
-    const project = await findProject(caller.userId, read.projectId);
+    const project = await findProject(caller.team.partition, read.projectId);
     return { variables: {}, target: deploymentTarget(read.branch, project?.productionBranch ?? '') };
   }
   const values = await mapLimited(snapshot.variables, SEALING_CONCURRENCY, (variable) =>

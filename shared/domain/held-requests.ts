@@ -35,7 +35,7 @@ const upkeep = <T>(work: () => Promise<T>): Promise<T> =>
 /** Who a caller's held-open requests are counted against, each with its limit. */
 const holdersOf = (caller: Caller): Holder[] => [
   { bucket: `open#key#${caller.keyId}`, limit: OPEN_PER_KEY },
-  { bucket: `open#owner#${caller.userId}`, limit: OPEN_PER_OWNER },
+  { bucket: `open#owner#${caller.team.partition}`, limit: OPEN_PER_OWNER },
 ];
 
 export interface HeldPlace {

@@ -84,7 +84,7 @@ export async function followDeploymentLogs(
   stop?: AbortSignal,
 ): Promise<AsyncGenerator<FollowEvent>> {
   const first = isDeploymentId(id)
-    ? await findDeployment(caller.userId, id, { consistent: true })
+    ? await findDeployment(caller.team.partition, id, { consistent: true })
     : undefined;
   if (!first) throw notFound(id);
   const place = await holdPlace(caller);
@@ -94,7 +94,7 @@ export async function followDeploymentLogs(
   return held(
     place,
     events(first, after, settings, stop, place, {
-      deployment: () => inRound(() => findDeployment(caller.userId, id, { consistent: true })),
+      deployment: () => inRound(() => findDeployment(caller.team.partition, id, { consistent: true })),
       lines: (from: number) => inRound(() => readLines(id, from, LINES_PER_READ)),
     }),
   );

@@ -119,24 +119,24 @@ export async function promoteIfNewer(
 
 /** Makes a ready deployment of the caller's project production, and turns automatic promotion on. */
 export async function promote(caller: Caller, projectId: string, input: PromoteInput): Promise<Project> {
-  let state = await stateOf(caller.userId, projectId);
+  let state = await stateOf(caller.team.partition, projectId);
   // Read once: `ready` is terminal, so only the pointer can change between attempts.
-  const deployment = await readyDeployment(caller.userId, state.project.id, input.deploymentId);
+  const deployment = await readyDeployment(caller.team.partition, state.project.id, input.deploymentId);
   let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (attempt > 1) state = await stateOf(caller.userId, projectId);
+    if (attempt > 1) state = await stateOf(caller.team.partition, projectId);
     const { project, pointer } = state;
     if (tried && isOwnMove(pointer, tried)) return withPointer(project, tried);
     const current = pointer?.deploymentId ?? null;
     if (current === deployment.id) {
       // Already production: no move, no history entry; automatic promotion resumes all the same.
       if (project.autoPromotion) return project;
-      return (await store.resumeAutoPromotion(caller.userId, project.id)) ?? throwNotFound(projectId);
+      return (await store.resumeAutoPromotion(caller.team.partition, project.id)) ?? throwNotFound(projectId);
     }
     const to = pointerTo(deployment, 'promote', current);
     tried = to;
     const moved = await store.moveProduction({
-      ownerId: caller.userId,
+      ownerId: caller.team.partition,
       projectId: project.id,
       from: current,
       to,
@@ -154,14 +154,14 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
 export async function rollback(caller: Caller, projectId: string, input: RollbackInput): Promise<Project> {
   let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const { project, pointer } = await stateOf(caller.userId, projectId);
+    const { project, pointer } = await stateOf(caller.team.partition, projectId);
     if (tried && isOwnMove(pointer, tried)) return withPointer(project, tried);
     const current = pointer?.deploymentId ?? null;
     const targetId = input.deploymentId ?? pointer?.rollbackTo ?? null;
     if (targetId === null) {
       throw new ConflictError(`Project ${projectId} has no earlier production deployment to roll back to`);
     }
-    const deployment = await readyDeployment(caller.userId, project.id, targetId);
+    const deployment = await readyDeployment(caller.team.partition, project.id, targetId);
     if (deployment.id === current) {
       throw new ConflictError(`Deployment ${deployment.id} is already production`);
     }
@@ -173,7 +173,7 @@ export async function rollback(caller: Caller, projectId: string, input: Rollbac
     const to = pointerTo(deployment, 'rollback', promotion.rollbackTo);
     tried = to;
     const moved = await store.moveProduction({
-      ownerId: caller.userId,
+      ownerId: caller.team.partition,
       projectId: project.id,
       from: current,
       to,
@@ -194,6 +194,6 @@ export async function listProductionHistory(
   projectId: string,
   page: PageRequest,
 ): Promise<Page<store.ProductionMoveEntry>> {
-  const { project } = await stateOf(caller.userId, projectId);
+  const { project } = await stateOf(caller.team.partition, projectId);
   return store.listProductionMoves(project.id, page);
 }

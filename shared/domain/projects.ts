@@ -8,6 +8,7 @@ import { isIdOf, newId } from '#shared/model/ids.ts';
 import { clock, isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
+import { readInTeam } from './team-access.ts';
 
 export type { Project } from '#shared/db/projects.ts';
 
@@ -27,7 +28,7 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
     createdAt: now,
     updatedAt: now,
   };
-  await projects.putProject(caller.userId, project);
+  await projects.putProject(caller.team.partition, project);
   return project;
 }
 
@@ -36,13 +37,15 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
  * 404, so the answer never confirms that someone else's project exists.
  */
 export async function getProject(caller: Caller, id: string): Promise<projects.Project> {
-  const project = isProjectId(id) ? await projects.findProject(caller.userId, id) : undefined;
-  if (!project) throw notFound(id);
-  return project;
+  // An id of another shape is 404 in any team, member or not: nothing to read.
+  if (!isProjectId(id)) throw notFound(id);
+  const item = await readInTeam(caller, projects.projectRead(caller.team.partition, id));
+  if (!item) throw notFound(id);
+  return projects.toProject(item);
 }
 
 export const listProjects = (caller: Caller, page: PageRequest): Promise<Page<projects.Project>> =>
-  projects.listProjects(caller.userId, page);
+  projects.listProjects(caller.team.partition, page);
 
 const notFound = (id: string): NotFoundError => new NotFoundError(`Project ${id} was not found`);
 
@@ -53,7 +56,7 @@ export async function updateProject(
   input: UpdateProjectInput,
 ): Promise<projects.Project> {
   const updated = isProjectId(id)
-    ? await projects.updateProject(caller.userId, id, { ...input, updatedAt: isoNow() })
+    ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
     : undefined;
   if (!updated) throw notFound(id);
   return updated;
@@ -70,7 +73,7 @@ const INLINE_PURGE_MS = 1_000;
  * its deployments and environment variables: within the request while time allows, the rest in the background.
  */
 export async function deleteProject(caller: Caller, id: string): Promise<void> {
-  if (!isProjectId(id) || !(await projects.deleteProject(caller.userId, id))) throw notFound(id);
+  if (!isProjectId(id) || !(await projects.deleteProject(caller.team.partition, id))) throw notFound(id);
   const until = clock.now() + INLINE_PURGE_MS;
   await Promise.all([purgeProjectDeployments(id, until), purgeEnvironment(id, until)]);
 }

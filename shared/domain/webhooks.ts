@@ -51,7 +51,7 @@ export async function createWebhook(caller: Caller, input: CreateWebhookInput): 
     updatedAt: now,
   };
   const secret = newWebhookSecret();
-  if (!(await store.putWebhook(caller.userId, { ...webhook, secret }, MAX_WEBHOOKS_PER_USER))) {
+  if (!(await store.putWebhook(caller.team.partition, { ...webhook, secret }, MAX_WEBHOOKS_PER_USER))) {
     throw new ConflictError(
       `You have ${MAX_WEBHOOKS_PER_USER} webhooks already, the most a user may have; delete one first`,
     );
@@ -60,11 +60,11 @@ export async function createWebhook(caller: Caller, input: CreateWebhookInput): 
 }
 
 export const listWebhooks = (caller: Caller, page: PageRequest): Promise<Page<store.Webhook>> =>
-  store.listWebhooks(caller.userId, page);
+  store.listWebhooks(caller.team.partition, page);
 
 /** The caller's subscription, or 404: another user's is the same 404 as none. */
 export async function getWebhook(caller: Caller, id: string): Promise<store.Webhook> {
-  const webhook = await store.findWebhook(caller.userId, id);
+  const webhook = await store.findWebhook(caller.team.partition, id);
   if (!webhook) throw notFound(id);
   return webhook;
 }
@@ -75,7 +75,7 @@ export async function updateWebhook(
   input: UpdateWebhookInput,
 ): Promise<store.Webhook> {
   if (input.url !== undefined) await checkTarget(input.url);
-  const updated = await store.updateWebhook(caller.userId, id, {
+  const updated = await store.updateWebhook(caller.team.partition, id, {
     ...(input.url === undefined ? {} : { url: input.url }),
     ...(input.events === undefined ? {} : { events: unique(input.events) }),
     ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
@@ -88,7 +88,7 @@ export async function updateWebhook(
 
 /** Deletes a subscription; its queued deliveries find it gone and stop. */
 export async function deleteWebhook(caller: Caller, id: string): Promise<void> {
-  if (!(await store.deleteWebhook(caller.userId, id))) throw notFound(id);
+  if (!(await store.deleteWebhook(caller.team.partition, id))) throw notFound(id);
 }
 
 /** Queues a `ping` to a subscription (even a paused one: its owner asked); its id finds it in the log. */
@@ -100,7 +100,7 @@ export async function pingWebhook(caller: Caller, id: string): Promise<{ message
     [
       {
         messageId,
-        ownerId: caller.userId,
+        ownerId: caller.team.partition,
         webhookId: webhook.id,
         type: PING_EVENT,
         timestamp,

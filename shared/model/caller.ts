@@ -1,4 +1,5 @@
 import type { Scope } from './scopes.ts';
+import type { TeamContext } from './teams.ts';
 
 export type Role = 'admin' | 'member';
 
@@ -15,4 +16,9 @@ export interface Caller {
   keyExpiresAt: number;
   /** The presented key's own allowance, when it has one: a key it creates inherits it. */
   keyRateLimit?: number;
+  /**
+   * The team the request acts in (`?teamId=`, else the caller's personal team): where its
+   * resources are read and written, and the role that decides what it may do there.
+   */
+  team: TeamContext;
 }

@@ -47,7 +47,7 @@ function ulid(): string {
 
 export const ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export type IdPrefix = 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs' | 'mov';
+export type IdPrefix = 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs' | 'mov' | 'team' | 'inv';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
 

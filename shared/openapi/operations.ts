@@ -1,12 +1,15 @@
+import * as z from 'zod/mini';
 import type {
   ZodOpenApiOperationObject,
   ZodOpenApiResponseObject,
   ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import type { ErrorCode } from '#shared/model/error-catalogue.ts';
+import { roleAllows } from '#shared/model/roles.ts';
 import { SCOPES, type Scope } from '#shared/model/scopes.ts';
 import {
   type Access,
+  actsInTeam,
   type EndpointRoute,
   type ReplySpec,
   scopesAccepted,
@@ -14,6 +17,7 @@ import {
 } from '#shared/routes.ts';
 import { requestSchemas } from '#shared/schemas/requests.ts';
 import { responseBodies } from '#shared/schemas/responses.ts';
+import { TeamQuery } from '#shared/schemas/team-query.ts';
 import { byStatus, errorResponseOf } from './error-responses.ts';
 import { IdempotencyKeyHeader, type RateLimitHeaders, responseHeaders } from './headers.ts';
 
@@ -45,6 +49,11 @@ function errorCodesOf(route: EndpointRoute): ErrorCode[] {
     ...(route.access === 'apiKey' && !isEveryScope(scopesAccepted(route)) ? (['forbidden'] as const) : []),
     ...(route.access === 'authThrottled' ? (['rate_limit_exceeded'] as const) : []),
     ...(idempotent ? (['conflict', 'idempotency_key_reused'] as const) : []),
+    // A team the caller is not in is 404; a role short of the row's permission is 403.
+    ...(actsInTeam(route) ? (['not_found'] as const) : []),
+    ...(actsInTeam(route) && route.permission && !roleAllows('viewer', route.permission)
+      ? (['forbidden'] as const)
+      : []),
     ...(route.errors ?? []),
     'internal_error',
   ];
@@ -90,8 +99,16 @@ function responsesOf(route: EndpointRoute): ZodOpenApiResponsesObject {
   return Object.fromEntries([...responses].sort(([a], [b]) => a - b));
 }
 
+/** The row's query parameters, `teamId` among them where the row acts in a team named by the query. */
+function queryOf(route: EndpointRoute): z.ZodMiniObject | undefined {
+  const own = route.request?.query ? requestSchemas[route.request.query] : undefined;
+  if (!actsInTeam(route) || route.team === 'path') return own as z.ZodMiniObject | undefined;
+  return own ? z.extend(own as z.ZodMiniObject, TeamQuery.shape) : TeamQuery;
+}
+
 export function operationOf(route: EndpointRoute): ZodOpenApiOperationObject {
-  const { params, query, body, headers } = route.request ?? {};
+  const { params, body, headers } = route.request ?? {};
+  const query = queryOf(route);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -101,7 +118,7 @@ export function operationOf(route: EndpointRoute): ZodOpenApiOperationObject {
       ? {
           requestParams: {
             ...(params ? { path: requestSchemas[params] } : {}),
-            ...(query ? { query: requestSchemas[query] } : {}),
+            ...(query ? { query } : {}),
             ...(takesIdempotencyKey(route) ? { header: IdempotencyKeyHeader } : {}),
             ...(headers ? { header: requestSchemas[headers] } : {}),
           },

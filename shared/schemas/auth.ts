@@ -3,7 +3,7 @@ import { atMost } from './common.ts';
 import { DisplayName } from './names.ts';
 
 // Emails are compared in one form: trimmed and lower-cased before anything else sees them.
-const Email = z
+export const Email = z
   .string()
   .check(
     z.trim(),

@@ -15,6 +15,16 @@ import { CreateKeyBody } from './keys.ts';
 import { PageQuery } from './page-query.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
+import {
+  AcceptInvitationBody,
+  CreateInvitationBody,
+  CreateTeamBody,
+  InvitationParams,
+  MemberParams,
+  TeamParams,
+  UpdateMemberBody,
+  UpdateTeamBody,
+} from './teams.ts';
 import { VariableParams } from './variable-params.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
@@ -47,6 +57,14 @@ export const requestSchemas = {
   LogQuery,
   LogStreamHeaders,
   WaitQuery,
+  CreateTeamBody,
+  UpdateTeamBody,
+  TeamParams,
+  MemberParams,
+  UpdateMemberBody,
+  CreateInvitationBody,
+  InvitationParams,
+  AcceptInvitationBody,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -25,6 +25,17 @@ import {
   WebhookTestResult,
 } from './resources.ts';
 import { Health, OpenApiDocumentBody, TextBody } from './service-bodies.ts';
+import {
+  AcceptedInvitation,
+  CreatedInvitation,
+  Invitation,
+  InvitationList,
+  Member,
+  MemberList,
+  RoleList,
+  Team,
+  TeamList,
+} from './team-resources.ts';
 
 /**
  * Every body a handler may reply with, by the name the route table gives it. The route table and the
@@ -55,6 +66,15 @@ export const responseBodies = {
   LogLineList,
   LogEventStream,
   AppendedLogs,
+  Team,
+  TeamList,
+  Member,
+  MemberList,
+  Invitation,
+  CreatedInvitation,
+  InvitationList,
+  AcceptedInvitation,
+  RoleList,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

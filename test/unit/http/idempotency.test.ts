@@ -8,6 +8,7 @@ import { errorShaping } from '../../../shared/http/error-response.ts';
 import { IDEMPOTENCY_TTL_SECONDS, idempotent } from '../../../shared/http/idempotency.ts';
 import { open, recordIdOf } from '../../../shared/http/sealed-response.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from '../../../shared/http/types.ts';
+import { personalTeamOf } from '../../../shared/model/teams.ts';
 import { clock } from '../../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
@@ -34,6 +35,7 @@ function admitted(userId: string): MiddlewareObj<ProxyEvent, ProxyResult, Error,
         keyHash: 'digest',
         scopes: ['read', 'write'],
         keyExpiresAt: now + 3600,
+        team: personalTeamOf(userId),
       };
       request.context.state.body = request.event.body === null ? undefined : JSON.parse(request.event.body);
     },

@@ -1,4 +1,5 @@
 import type { ProxyResult } from '../../../shared/http/types.ts';
+import { personalTeamOf } from '../../../shared/model/teams.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
@@ -89,6 +90,7 @@ describe('request lifecycle', () => {
           keyHash: 'digest',
           scopes: ['read', 'write'],
           keyExpiresAt: 1_800_000_000,
+          team: personalTeamOf('usr_logged'),
         };
         return { statusCode: 204, headers: {}, body: '' };
       }),

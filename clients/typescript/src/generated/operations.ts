@@ -19,39 +19,52 @@ export type WebhookEvent =
 
 export const operationTable = [
   { id: 'listProjects', group: 'projects', name: 'list', method: 'GET', path: '/projects', query: 1, auth: 1, items: 'projects' },
-  { id: 'createProject', group: 'projects', name: 'create', method: 'POST', path: '/projects', body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'getProject', group: 'projects', name: 'get', method: 'GET', path: '/projects/{id}', params: ['id'], auth: 1 },
-  { id: 'updateProject', group: 'projects', name: 'update', method: 'PATCH', path: '/projects/{id}', params: ['id'], body: 1, auth: 1 },
-  { id: 'deleteProject', group: 'projects', name: 'delete', method: 'DELETE', path: '/projects/{id}', params: ['id'], auth: 1, reply: 'none' },
+  { id: 'createProject', group: 'projects', name: 'create', method: 'POST', path: '/projects', query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'getProject', group: 'projects', name: 'get', method: 'GET', path: '/projects/{id}', params: ['id'], query: 1, auth: 1 },
+  { id: 'updateProject', group: 'projects', name: 'update', method: 'PATCH', path: '/projects/{id}', params: ['id'], query: 1, body: 1, auth: 1 },
+  { id: 'deleteProject', group: 'projects', name: 'delete', method: 'DELETE', path: '/projects/{id}', params: ['id'], query: 1, auth: 1, reply: 'none' },
   { id: 'listProjectDeployments', group: 'deployments', name: 'listForProject', method: 'GET', path: '/projects/{id}/deployments', params: ['id'], query: 1, auth: 1, items: 'deployments' },
-  { id: 'promoteProduction', group: 'production', name: 'promote', method: 'POST', path: '/projects/{id}/promote', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'rollbackProduction', group: 'production', name: 'rollback', method: 'POST', path: '/projects/{id}/rollback', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'promoteProduction', group: 'production', name: 'promote', method: 'POST', path: '/projects/{id}/promote', params: ['id'], query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'rollbackProduction', group: 'production', name: 'rollback', method: 'POST', path: '/projects/{id}/rollback', params: ['id'], query: 1, body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listProductionHistory', group: 'production', name: 'listHistory', method: 'GET', path: '/projects/{id}/production-history', params: ['id'], query: 1, auth: 1, items: 'moves' },
   { id: 'listEnvironmentVariables', group: 'environment', name: 'listVariables', method: 'GET', path: '/projects/{id}/env', params: ['id'], query: 1, auth: 1, items: 'variables' },
-  { id: 'replaceEnvironmentVariables', group: 'environment', name: 'replaceVariables', method: 'PUT', path: '/projects/{id}/env', params: ['id'], body: 1, auth: 1 },
-  { id: 'createEnvironmentVariable', group: 'environment', name: 'createVariable', method: 'POST', path: '/projects/{id}/env', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'updateEnvironmentVariable', group: 'environment', name: 'updateVariable', method: 'PATCH', path: '/projects/{id}/env/{envId}', params: ['id', 'envId'], body: 1, auth: 1 },
-  { id: 'deleteEnvironmentVariable', group: 'environment', name: 'deleteVariable', method: 'DELETE', path: '/projects/{id}/env/{envId}', params: ['id', 'envId'], auth: 1, reply: 'none' },
+  { id: 'replaceEnvironmentVariables', group: 'environment', name: 'replaceVariables', method: 'PUT', path: '/projects/{id}/env', params: ['id'], query: 1, body: 1, auth: 1 },
+  { id: 'createEnvironmentVariable', group: 'environment', name: 'createVariable', method: 'POST', path: '/projects/{id}/env', params: ['id'], query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'updateEnvironmentVariable', group: 'environment', name: 'updateVariable', method: 'PATCH', path: '/projects/{id}/env/{envId}', params: ['id', 'envId'], query: 1, body: 1, auth: 1 },
+  { id: 'deleteEnvironmentVariable', group: 'environment', name: 'deleteVariable', method: 'DELETE', path: '/projects/{id}/env/{envId}', params: ['id', 'envId'], query: 1, auth: 1, reply: 'none' },
   { id: 'listDeployments', group: 'deployments', name: 'list', method: 'GET', path: '/deployments', query: 1, auth: 1, items: 'deployments' },
-  { id: 'createDeployment', group: 'deployments', name: 'create', method: 'POST', path: '/deployments', body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'listDeploymentEvents', group: 'deployments', name: 'listEvents', method: 'GET', path: '/deployments/{id}/events', params: ['id'], auth: 1 },
-  { id: 'reportDeploymentEvent', group: 'deployments', name: 'reportEvent', method: 'POST', path: '/deployments/{id}/events', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'createDeployment', group: 'deployments', name: 'create', method: 'POST', path: '/deployments', query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'listDeploymentEvents', group: 'deployments', name: 'listEvents', method: 'GET', path: '/deployments/{id}/events', params: ['id'], query: 1, auth: 1 },
+  { id: 'reportDeploymentEvent', group: 'deployments', name: 'reportEvent', method: 'POST', path: '/deployments/{id}/events', params: ['id'], query: 1, body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listDeploymentLogs', group: 'logs', name: 'listForDeployment', method: 'GET', path: '/deployments/{id}/logs', params: ['id'], query: 1, auth: 1, items: 'lines' },
-  { id: 'appendDeploymentLogs', group: 'logs', name: 'appendForDeployment', method: 'POST', path: '/deployments/{id}/logs', params: ['id'], body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'cancelDeployment', group: 'deployments', name: 'cancel', method: 'POST', path: '/deployments/{id}/cancel', params: ['id'], idempotencyKey: 1, auth: 1 },
-  { id: 'getBuildEnvironment', group: 'environment', name: 'getForBuild', method: 'GET', path: '/deployments/{id}/build-env', params: ['id'], auth: 1 },
+  { id: 'appendDeploymentLogs', group: 'logs', name: 'appendForDeployment', method: 'POST', path: '/deployments/{id}/logs', params: ['id'], query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'cancelDeployment', group: 'deployments', name: 'cancel', method: 'POST', path: '/deployments/{id}/cancel', params: ['id'], query: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'getBuildEnvironment', group: 'environment', name: 'getForBuild', method: 'GET', path: '/deployments/{id}/build-env', params: ['id'], query: 1, auth: 1 },
   { id: 'waitForDeployment', group: 'deployments', name: 'wait', method: 'GET', path: '/deployments/{id}/wait', params: ['id'], query: 1, auth: 1 },
-  { id: 'getDeployment', group: 'deployments', name: 'get', method: 'GET', path: '/deployments/{id}', params: ['id'], auth: 1 },
+  { id: 'getDeployment', group: 'deployments', name: 'get', method: 'GET', path: '/deployments/{id}', params: ['id'], query: 1, auth: 1 },
   { id: 'listKeys', group: 'keys', name: 'list', method: 'GET', path: '/keys', query: 1, auth: 1, items: 'keys' },
-  { id: 'createKey', group: 'keys', name: 'create', method: 'POST', path: '/keys', body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'revokeKey', group: 'keys', name: 'revoke', method: 'DELETE', path: '/keys/{id}', params: ['id'], auth: 1, reply: 'none' },
+  { id: 'createKey', group: 'keys', name: 'create', method: 'POST', path: '/keys', query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'revokeKey', group: 'keys', name: 'revoke', method: 'DELETE', path: '/keys/{id}', params: ['id'], query: 1, auth: 1, reply: 'none' },
   { id: 'listWebhooks', group: 'webhooks', name: 'list', method: 'GET', path: '/webhooks', query: 1, auth: 1, items: 'webhooks' },
-  { id: 'createWebhook', group: 'webhooks', name: 'create', method: 'POST', path: '/webhooks', body: 1, idempotencyKey: 1, auth: 1 },
-  { id: 'getWebhook', group: 'webhooks', name: 'get', method: 'GET', path: '/webhooks/{id}', params: ['id'], auth: 1 },
-  { id: 'updateWebhook', group: 'webhooks', name: 'update', method: 'PATCH', path: '/webhooks/{id}', params: ['id'], body: 1, auth: 1 },
-  { id: 'deleteWebhook', group: 'webhooks', name: 'delete', method: 'DELETE', path: '/webhooks/{id}', params: ['id'], auth: 1, reply: 'none' },
-  { id: 'testWebhook', group: 'webhooks', name: 'test', method: 'POST', path: '/webhooks/{id}/test', params: ['id'], idempotencyKey: 1, auth: 1 },
+  { id: 'createWebhook', group: 'webhooks', name: 'create', method: 'POST', path: '/webhooks', query: 1, body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'getWebhook', group: 'webhooks', name: 'get', method: 'GET', path: '/webhooks/{id}', params: ['id'], query: 1, auth: 1 },
+  { id: 'updateWebhook', group: 'webhooks', name: 'update', method: 'PATCH', path: '/webhooks/{id}', params: ['id'], query: 1, body: 1, auth: 1 },
+  { id: 'deleteWebhook', group: 'webhooks', name: 'delete', method: 'DELETE', path: '/webhooks/{id}', params: ['id'], query: 1, auth: 1, reply: 'none' },
+  { id: 'testWebhook', group: 'webhooks', name: 'test', method: 'POST', path: '/webhooks/{id}/test', params: ['id'], query: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listWebhookDeliveries', group: 'webhooks', name: 'listDeliveries', method: 'GET', path: '/webhooks/{id}/deliveries', params: ['id'], query: 1, auth: 1, items: 'deliveries' },
+  { id: 'listTeams', group: 'teams', name: 'list', method: 'GET', path: '/teams', query: 1, auth: 1, items: 'teams' },
+  { id: 'createTeam', group: 'teams', name: 'create', method: 'POST', path: '/teams', body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'getTeam', group: 'teams', name: 'get', method: 'GET', path: '/teams/{teamId}', params: ['teamId'], auth: 1 },
+  { id: 'updateTeam', group: 'teams', name: 'update', method: 'PATCH', path: '/teams/{teamId}', params: ['teamId'], body: 1, auth: 1 },
+  { id: 'deleteTeam', group: 'teams', name: 'delete', method: 'DELETE', path: '/teams/{teamId}', params: ['teamId'], auth: 1, reply: 'none' },
+  { id: 'listTeamMembers', group: 'teams', name: 'listMembers', method: 'GET', path: '/teams/{teamId}/members', params: ['teamId'], query: 1, auth: 1, items: 'members' },
+  { id: 'updateTeamMember', group: 'teams', name: 'updateMember', method: 'PATCH', path: '/teams/{teamId}/members/{userId}', params: ['teamId', 'userId'], body: 1, auth: 1 },
+  { id: 'removeTeamMember', group: 'teams', name: 'removeMember', method: 'DELETE', path: '/teams/{teamId}/members/{userId}', params: ['teamId', 'userId'], auth: 1, reply: 'none' },
+  { id: 'listInvitations', group: 'teams', name: 'listInvitations', method: 'GET', path: '/teams/{teamId}/invitations', params: ['teamId'], query: 1, auth: 1, items: 'invitations' },
+  { id: 'createInvitation', group: 'teams', name: 'createInvitation', method: 'POST', path: '/teams/{teamId}/invitations', params: ['teamId'], body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'revokeInvitation', group: 'teams', name: 'revokeInvitation', method: 'DELETE', path: '/teams/{teamId}/invitations/{id}', params: ['teamId', 'id'], auth: 1, reply: 'none' },
+  { id: 'acceptInvitation', group: 'teams', name: 'acceptInvitation', method: 'POST', path: '/invitations/accept', body: 1, idempotencyKey: 1, auth: 1 },
+  { id: 'listRoles', group: 'teams', name: 'listRoles', method: 'GET', path: '/roles', auth: 1 },
   { id: 'getHealth', group: 'service', name: 'getHealth', method: 'GET', path: '/health', backend: 1 },
   { id: 'register', group: 'auth', name: 'register', method: 'POST', path: '/auth/register', backend: 1, body: 1 },
   { id: 'login', group: 'auth', name: 'login', method: 'POST', path: '/auth/login', backend: 1, body: 1 },
@@ -93,13 +106,13 @@ export interface Groups {
     /** List your projects, newest first: `GET {base_url}/projects` (listProjects) */
     list(query?: Query<'listProjects'>, options?: RequestOptions): List<JsonReply<'listProjects', 200>, 'projects'>;
     /** Create a project: `POST {base_url}/projects` (createProject) */
-    create(body: Body<'createProject'>, options?: RequestOptions): Promise<JsonReply<'createProject', 201>>;
+    create(body: Body<'createProject'>, query?: Query<'createProject'>, options?: RequestOptions): Promise<JsonReply<'createProject', 201>>;
     /** Get one of your projects: `GET {base_url}/projects/{id}` (getProject) */
-    get(id: string, options?: RequestOptions): Promise<JsonReply<'getProject', 200>>;
+    get(id: string, query?: Query<'getProject'>, options?: RequestOptions): Promise<JsonReply<'getProject', 200>>;
     /** Change a project's name, repository or production branch: `PATCH {base_url}/projects/{id}` (updateProject) */
-    update(id: string, body: Body<'updateProject'>, options?: RequestOptions): Promise<JsonReply<'updateProject', 200>>;
+    update(id: string, body: Body<'updateProject'>, query?: Query<'updateProject'>, options?: RequestOptions): Promise<JsonReply<'updateProject', 200>>;
     /** Delete a project, its deployments, their build logs and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
-    delete(id: string, options?: RequestOptions): Promise<void>;
+    delete(id: string, query?: Query<'deleteProject'>, options?: RequestOptions): Promise<void>;
   };
   deployments: {
     /** List a project's deployments, newest first, by status, branch and target: `GET {base_url}/projects/{id}/deployments` (listProjectDeployments) */
@@ -107,23 +120,23 @@ export interface Groups {
     /** List all your deployments, newest first, by project, status, branch and target: `GET {base_url}/deployments` (listDeployments) */
     list(query?: Query<'listDeployments'>, options?: RequestOptions): List<JsonReply<'listDeployments', 200>, 'deployments'>;
     /** Deploy a branch of one of your projects, or redeploy one of your deployments: `POST {base_url}/deployments` (createDeployment) */
-    create(body: Body<'createDeployment'>, options?: RequestOptions): Promise<JsonReply<'createDeployment', 201>>;
+    create(body: Body<'createDeployment'>, query?: Query<'createDeployment'>, options?: RequestOptions): Promise<JsonReply<'createDeployment', 201>>;
     /** A deployment's history, oldest first: `GET {base_url}/deployments/{id}/events` (listDeploymentEvents) */
-    listEvents(id: string, options?: RequestOptions): Promise<JsonReply<'listDeploymentEvents', 200>>;
+    listEvents(id: string, query?: Query<'listDeploymentEvents'>, options?: RequestOptions): Promise<JsonReply<'listDeploymentEvents', 200>>;
     /** Report a deployment's progress (a change of status); a production deployment that becomes ready may become production: `POST {base_url}/deployments/{id}/events` (reportDeploymentEvent) */
-    reportEvent(id: string, body: Body<'reportDeploymentEvent'>, options?: RequestOptions): Promise<JsonReply<'reportDeploymentEvent', 200>>;
+    reportEvent(id: string, body: Body<'reportDeploymentEvent'>, query?: Query<'reportDeploymentEvent'>, options?: RequestOptions): Promise<JsonReply<'reportDeploymentEvent', 200>>;
     /** Cancel a queued or building deployment: `POST {base_url}/deployments/{id}/cancel` (cancelDeployment) */
-    cancel(id: string, options?: RequestOptions): Promise<JsonReply<'cancelDeployment', 200>>;
+    cancel(id: string, query?: Query<'cancelDeployment'>, options?: RequestOptions): Promise<JsonReply<'cancelDeployment', 200>>;
     /** Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there: `GET {base_url}/deployments/{id}/wait` (waitForDeployment) */
     wait(id: string, query?: Query<'waitForDeployment'>, options?: RequestOptions): Promise<JsonReply<'waitForDeployment', 200>>;
     /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment) */
-    get(id: string, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
+    get(id: string, query?: Query<'getDeployment'>, options?: RequestOptions): Promise<JsonReply<'getDeployment', 200>>;
   };
   production: {
     /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on: `POST {base_url}/projects/{id}/promote` (promoteProduction) */
-    promote(id: string, body: Body<'promoteProduction'>, options?: RequestOptions): Promise<JsonReply<'promoteProduction', 200>>;
+    promote(id: string, body: Body<'promoteProduction'>, query?: Query<'promoteProduction'>, options?: RequestOptions): Promise<JsonReply<'promoteProduction', 200>>;
     /** Put an earlier production deployment back (by default the one before the current); pauses automatic promotion: `POST {base_url}/projects/{id}/rollback` (rollbackProduction) */
-    rollback(id: string, body: Body<'rollbackProduction'>, options?: RequestOptions): Promise<JsonReply<'rollbackProduction', 200>>;
+    rollback(id: string, body: Body<'rollbackProduction'>, query?: Query<'rollbackProduction'>, options?: RequestOptions): Promise<JsonReply<'rollbackProduction', 200>>;
     /** Every move of the project's production pointer, newest first: `GET {base_url}/projects/{id}/production-history` (listProductionHistory) */
     listHistory(id: string, query?: Query<'listProductionHistory'>, options?: RequestOptions): List<JsonReply<'listProductionHistory', 200>, 'moves'>;
   };
@@ -131,45 +144,73 @@ export interface Groups {
     /** List a project's environment variables, newest first (a secret's value never): `GET {base_url}/projects/{id}/env` (listEnvironmentVariables) */
     listVariables(id: string, query?: Query<'listEnvironmentVariables'>, options?: RequestOptions): List<JsonReply<'listEnvironmentVariables', 200>, 'variables'>;
     /** Replace all of a project's environment variables in one atomic step: `PUT {base_url}/projects/{id}/env` (replaceEnvironmentVariables) */
-    replaceVariables(id: string, body: Body<'replaceEnvironmentVariables'>, options?: RequestOptions): Promise<JsonReply<'replaceEnvironmentVariables', 200>>;
+    replaceVariables(id: string, body: Body<'replaceEnvironmentVariables'>, query?: Query<'replaceEnvironmentVariables'>, options?: RequestOptions): Promise<JsonReply<'replaceEnvironmentVariables', 200>>;
     /** Add an environment variable to a project: `POST {base_url}/projects/{id}/env` (createEnvironmentVariable) */
-    createVariable(id: string, body: Body<'createEnvironmentVariable'>, options?: RequestOptions): Promise<JsonReply<'createEnvironmentVariable', 201>>;
+    createVariable(id: string, body: Body<'createEnvironmentVariable'>, query?: Query<'createEnvironmentVariable'>, options?: RequestOptions): Promise<JsonReply<'createEnvironmentVariable', 201>>;
     /** Change an environment variable's value or targets: `PATCH {base_url}/projects/{id}/env/{envId}` (updateEnvironmentVariable) */
-    updateVariable(id: string, envId: string, body: Body<'updateEnvironmentVariable'>, options?: RequestOptions): Promise<JsonReply<'updateEnvironmentVariable', 200>>;
+    updateVariable(id: string, envId: string, body: Body<'updateEnvironmentVariable'>, query?: Query<'updateEnvironmentVariable'>, options?: RequestOptions): Promise<JsonReply<'updateEnvironmentVariable', 200>>;
     /** Delete an environment variable: `DELETE {base_url}/projects/{id}/env/{envId}` (deleteEnvironmentVariable) */
-    deleteVariable(id: string, envId: string, options?: RequestOptions): Promise<void>;
+    deleteVariable(id: string, envId: string, query?: Query<'deleteEnvironmentVariable'>, options?: RequestOptions): Promise<void>;
     /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events: `GET {base_url}/deployments/{id}/build-env` (getBuildEnvironment) */
-    getForBuild(id: string, options?: RequestOptions): Promise<JsonReply<'getBuildEnvironment', 200>>;
+    getForBuild(id: string, query?: Query<'getBuildEnvironment'>, options?: RequestOptions): Promise<JsonReply<'getBuildEnvironment', 200>>;
   };
   logs: {
     /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`): `GET {base_url}/deployments/{id}/logs` (listDeploymentLogs) */
     listForDeployment(id: string, query?: Query<'listDeploymentLogs'>, options?: RequestOptions): List<JsonReply<'listDeploymentLogs', 200>, 'lines'>;
     /** Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs) */
-    appendForDeployment(id: string, body: Body<'appendDeploymentLogs'>, options?: RequestOptions): Promise<JsonReply<'appendDeploymentLogs', 201>>;
+    appendForDeployment(id: string, body: Body<'appendDeploymentLogs'>, query?: Query<'appendDeploymentLogs'>, options?: RequestOptions): Promise<JsonReply<'appendDeploymentLogs', 201>>;
   };
   keys: {
     /** List your API keys, newest first (never their secrets): `GET {base_url}/keys` (listKeys) */
     list(query?: Query<'listKeys'>, options?: RequestOptions): List<JsonReply<'listKeys', 200>, 'keys'>;
     /** Create an API key (its secret is shown once; at most 20 at once per user): `POST {base_url}/keys` (createKey) */
-    create(body: Body<'createKey'>, options?: RequestOptions): Promise<JsonReply<'createKey', 201>>;
+    create(body: Body<'createKey'>, query?: Query<'createKey'>, options?: RequestOptions): Promise<JsonReply<'createKey', 201>>;
     /** Revoke one of your API keys, effective on its next request: `DELETE {base_url}/keys/{id}` (revokeKey) */
-    revoke(id: string, options?: RequestOptions): Promise<void>;
+    revoke(id: string, query?: Query<'revokeKey'>, options?: RequestOptions): Promise<void>;
   };
   webhooks: {
     /** List your webhook subscriptions, newest first (never their secrets): `GET {base_url}/webhooks` (listWebhooks) */
     list(query?: Query<'listWebhooks'>, options?: RequestOptions): List<JsonReply<'listWebhooks', 200>, 'webhooks'>;
     /** Subscribe a URL to events (its signing secret is shown once): `POST {base_url}/webhooks` (createWebhook) */
-    create(body: Body<'createWebhook'>, options?: RequestOptions): Promise<JsonReply<'createWebhook', 201>>;
+    create(body: Body<'createWebhook'>, query?: Query<'createWebhook'>, options?: RequestOptions): Promise<JsonReply<'createWebhook', 201>>;
     /** Get one of your webhook subscriptions: `GET {base_url}/webhooks/{id}` (getWebhook) */
-    get(id: string, options?: RequestOptions): Promise<JsonReply<'getWebhook', 200>>;
+    get(id: string, query?: Query<'getWebhook'>, options?: RequestOptions): Promise<JsonReply<'getWebhook', 200>>;
     /** Change, pause or re-enable a webhook subscription: `PATCH {base_url}/webhooks/{id}` (updateWebhook) */
-    update(id: string, body: Body<'updateWebhook'>, options?: RequestOptions): Promise<JsonReply<'updateWebhook', 200>>;
+    update(id: string, body: Body<'updateWebhook'>, query?: Query<'updateWebhook'>, options?: RequestOptions): Promise<JsonReply<'updateWebhook', 200>>;
     /** Delete a webhook subscription; pending deliveries are dropped: `DELETE {base_url}/webhooks/{id}` (deleteWebhook) */
-    delete(id: string, options?: RequestOptions): Promise<void>;
+    delete(id: string, query?: Query<'deleteWebhook'>, options?: RequestOptions): Promise<void>;
     /** Send a `ping` event to a webhook: `POST {base_url}/webhooks/{id}/test` (testWebhook) */
-    test(id: string, options?: RequestOptions): Promise<JsonReply<'testWebhook', 202>>;
+    test(id: string, query?: Query<'testWebhook'>, options?: RequestOptions): Promise<JsonReply<'testWebhook', 202>>;
     /** A webhook's delivery attempts, newest first: `GET {base_url}/webhooks/{id}/deliveries` (listWebhookDeliveries) */
     listDeliveries(id: string, query?: Query<'listWebhookDeliveries'>, options?: RequestOptions): List<JsonReply<'listWebhookDeliveries', 200>, 'deliveries'>;
+  };
+  teams: {
+    /** List your teams: your personal team first, then those you joined: `GET {base_url}/teams` (listTeams) */
+    list(query?: Query<'listTeams'>, options?: RequestOptions): List<JsonReply<'listTeams', 200>, 'teams'>;
+    /** Create a team; you are its owner: `POST {base_url}/teams` (createTeam) */
+    create(body: Body<'createTeam'>, options?: RequestOptions): Promise<JsonReply<'createTeam', 201>>;
+    /** Get one of your teams, with your role in it: `GET {base_url}/teams/{teamId}` (getTeam) */
+    get(teamId: string, options?: RequestOptions): Promise<JsonReply<'getTeam', 200>>;
+    /** Rename a team (admins): `PATCH {base_url}/teams/{teamId}` (updateTeam) */
+    update(teamId: string, body: Body<'updateTeam'>, options?: RequestOptions): Promise<JsonReply<'updateTeam', 200>>;
+    /** Delete a team without projects (owners; never a personal team): `DELETE {base_url}/teams/{teamId}` (deleteTeam) */
+    delete(teamId: string, options?: RequestOptions): Promise<void>;
+    /** A team's members and their roles: `GET {base_url}/teams/{teamId}/members` (listTeamMembers) */
+    listMembers(teamId: string, query?: Query<'listTeamMembers'>, options?: RequestOptions): List<JsonReply<'listTeamMembers', 200>, 'members'>;
+    /** Change a member's role (admins, up to admin; owners for owners); the last owner stays one: `PATCH {base_url}/teams/{teamId}/members/{userId}` (updateTeamMember) */
+    updateMember(teamId: string, userId: string, body: Body<'updateTeamMember'>, options?: RequestOptions): Promise<JsonReply<'updateTeamMember', 200>>;
+    /** Remove a member (admins; owners for owners), or leave (your own user id); the last owner cannot go: `DELETE {base_url}/teams/{teamId}/members/{userId}` (removeTeamMember) */
+    removeMember(teamId: string, userId: string, options?: RequestOptions): Promise<void>;
+    /** A team's open invitations, newest first (admins; never their codes): `GET {base_url}/teams/{teamId}/invitations` (listInvitations) */
+    listInvitations(teamId: string, query?: Query<'listInvitations'>, options?: RequestOptions): List<JsonReply<'listInvitations', 200>, 'invitations'>;
+    /** Invite an email into a team (admins): a one-use code, shown once, valid 7 days: `POST {base_url}/teams/{teamId}/invitations` (createInvitation) */
+    createInvitation(teamId: string, body: Body<'createInvitation'>, options?: RequestOptions): Promise<JsonReply<'createInvitation', 201>>;
+    /** Revoke an invitation: its code no longer works (admins): `DELETE {base_url}/teams/{teamId}/invitations/{id}` (revokeInvitation) */
+    revokeInvitation(teamId: string, id: string, options?: RequestOptions): Promise<void>;
+    /** Join a team with an invitation's code (the invited email's account only): `POST {base_url}/invitations/accept` (acceptInvitation) */
+    acceptInvitation(body: Body<'acceptInvitation'>, options?: RequestOptions): Promise<JsonReply<'acceptInvitation', 200>>;
+    /** The team roles, lowest first, and what each may do: `GET {base_url}/roles` (listRoles) */
+    listRoles(options?: RequestOptions): Promise<JsonReply<'listRoles', 200>>;
   };
   service: {
     /** Check that the service and its store answer: `GET {backend_url}/health` (getHealth) */

@@ -1,0 +1,9 @@
+import { acceptInvitation } from '#shared/domain/invitations.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { AcceptInvitationBody } from '#shared/schemas/teams.ts';
+
+export const handler = keyEndpoint(
+  'accept-invitation',
+  { body: AcceptInvitationBody },
+  async ({ caller, body, reply }) => reply.ok(await acceptInvitation(caller, body.code)),
+);

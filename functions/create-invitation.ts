@@ -1,0 +1,10 @@
+import { createInvitation } from '#shared/domain/invitations.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { CreateInvitationBody, TeamParams } from '#shared/schemas/teams.ts';
+
+export const handler = keyEndpoint(
+  'create-invitation',
+  { params: TeamParams, body: CreateInvitationBody },
+  async ({ caller, body, request, reply }) =>
+    reply.created(await createInvitation(caller, body), request.path),
+);

@@ -1,0 +1,12 @@
+import { revokeInvitation } from '#shared/domain/invitations.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { InvitationParams } from '#shared/schemas/teams.ts';
+
+export const handler = keyEndpoint(
+  'revoke-invitation',
+  { params: InvitationParams },
+  async ({ caller, params, reply }) => {
+    await revokeInvitation(caller, params.id);
+    return reply.noContent();
+  },
+);

@@ -1,0 +1,9 @@
+import { renameTeam } from '#shared/domain/teams.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { TeamParams, UpdateTeamBody } from '#shared/schemas/teams.ts';
+
+export const handler = keyEndpoint(
+  'update-team',
+  { params: TeamParams, body: UpdateTeamBody },
+  async ({ caller, body, reply }) => reply.ok(await renameTeam(caller, body.name)),
+);

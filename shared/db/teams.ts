@@ -1,0 +1,200 @@
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import { db } from './client.ts';
+import { conditionally, transactWrite } from './conditional.ts';
+import { type Page, queryPage } from './pages.ts';
+import { indexes, tableName } from './tables.ts';
+
+// Teams and their members (the table's declaration in tables.ts says what each item is). A member's
+// role is read consistently on every request that acts in a shared team, so a role change or a
+// removal holds from the member's next request.
+
+export const table = (): string => tableName('teams');
+
+export const TEAM_SORT_KEY = 'team';
+export const teamKey = (teamId: string) => ({ pk: teamId, sk: TEAM_SORT_KEY });
+export const memberKey = (teamId: string, userId: string) => ({ pk: teamId, sk: `member#${userId}` });
+
+export interface StoredTeam {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: TeamRole;
+  joinedAt: string;
+}
+
+const toTeam = (item: Record<string, unknown>): StoredTeam => ({
+  id: String(item.pk),
+  name: String(item.name),
+  createdAt: String(item.createdAt),
+  updatedAt: String(item.updatedAt),
+});
+
+export const roleOf = (item: Record<string, unknown> | undefined): TeamRole | undefined =>
+  isTeamRole(item?.role) ? item.role : undefined;
+
+export const toMember = (item: Record<string, unknown>): Member => ({
+  userId: String(item.memberId),
+  email: String(item.email),
+  name: typeof item.name === 'string' ? item.name : null,
+  role: roleOf(item) ?? 'viewer',
+  joinedAt: String(item.joinedAt),
+});
+
+/** A member item as stored: `memberId` and `teamId` put it in the `byMember` index. */
+export const memberItem = (teamId: string, member: Member): Record<string, unknown> => ({
+  ...memberKey(teamId, member.userId),
+  memberId: member.userId,
+  teamId,
+  id: member.userId,
+  email: member.email,
+  name: member.name,
+  role: member.role,
+  joinedAt: member.joinedAt,
+});
+
+/** The caller's role in a team, read consistently; undefined when they are not a member. */
+export async function findRole(teamId: string, userId: string): Promise<TeamRole | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: memberKey(teamId, userId), ConsistentRead: true }),
+  );
+  return roleOf(Item);
+}
+
+export async function findMember(teamId: string, userId: string): Promise<Member | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: memberKey(teamId, userId), ConsistentRead: true }),
+  );
+  return Item ? toMember(Item) : undefined;
+}
+
+export async function findTeam(teamId: string): Promise<StoredTeam | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: teamKey(teamId), ConsistentRead: true }),
+  );
+  return Item ? toTeam(Item) : undefined;
+}
+
+/** A new team and its first owner, together or not at all. */
+export async function insertTeam(team: StoredTeam, owner: Member): Promise<void> {
+  const stored = await transactWrite(() => ({
+    TransactItems: [
+      {
+        Put: {
+          TableName: table(),
+          Item: { ...teamKey(team.id), ...team, owners: 1 },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Put: { TableName: table(), Item: memberItem(team.id, owner) } },
+    ],
+  }));
+  if (!stored) throw new Error(`Team ${team.id} already exists`);
+}
+
+/**
+ * Renames a team; a personal team's item is made by its first rename (until then its name is its
+ * owner's). Undefined when a shared team is gone.
+ */
+export async function renameTeam(
+  teamId: string,
+  change: { name: string; updatedAt: string },
+  personal?: { createdAt: string },
+): Promise<StoredTeam | undefined> {
+  const updated = await conditionally(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: teamKey(teamId),
+        UpdateExpression: personal
+          ? 'SET #name = :name, updatedAt = :updatedAt, createdAt = if_not_exists(createdAt, :createdAt)'
+          : 'SET #name = :name, updatedAt = :updatedAt',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: {
+          ':name': change.name,
+          ':updatedAt': change.updatedAt,
+          ...(personal ? { ':createdAt': personal.createdAt } : {}),
+        },
+        ...(personal ? {} : { ConditionExpression: 'attribute_exists(pk)' }),
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return updated.failed ? undefined : toTeam(updated.result.Attributes ?? {});
+}
+
+export interface Membership {
+  teamId: string;
+  role: TeamRole;
+  joinedAt: string;
+}
+
+/** The teams a user is a member of (personal team aside), by team id, a page at a time. */
+export async function listMemberships(userId: string, page: PageRequest): Promise<Page<Membership>> {
+  const { byMember } = indexes.teams;
+  const result = await queryPage(
+    {
+      scope: `teams:${userId}`,
+      query: {
+        TableName: table(),
+        IndexName: byMember.name,
+        KeyConditionExpression: '#member = :userId',
+        ExpressionAttributeNames: { '#member': byMember.partitionKey },
+        ExpressionAttributeValues: { ':userId': userId },
+      },
+      resume: {
+        keyOf: (teamId) => ({ ...memberKey(teamId, userId), memberId: userId, teamId }),
+        idAttribute: 'teamId',
+      },
+    },
+    page,
+  );
+  return {
+    items: result.items.map((item) => ({
+      teamId: String(item.teamId),
+      role: roleOf(item) ?? 'viewer',
+      joinedAt: String(item.joinedAt),
+    })),
+    nextCursor: result.nextCursor,
+  };
+}
+
+/** Team items by id (at most 100), in no particular order; ids without one are left out. */
+export async function findTeams(teamIds: readonly string[]): Promise<StoredTeam[]> {
+  if (teamIds.length === 0) return [];
+  const { Responses } = await db.send(
+    new BatchGetCommand({
+      RequestItems: { [table()]: { Keys: teamIds.map(teamKey), ConsistentRead: true } },
+    }),
+  );
+  return (Responses?.[table()] ?? []).map(toTeam);
+}
+
+/** Every item of a team's partition but the team item, by key: what deleting the team removes first. */
+export async function teamItemKeys(teamId: string): Promise<{ pk: string; sk: string }[]> {
+  const keys: { pk: string; sk: string }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :teamId',
+        ExpressionAttributeValues: { ':teamId': teamId },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return keys;
+}

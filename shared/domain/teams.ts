@@ -1,0 +1,115 @@
+import type { Page } from '#shared/db/pages.ts';
+import { countProjects } from '#shared/db/projects.ts';
+import { deleteTeamItems } from '#shared/db/team-members.ts';
+import * as store from '#shared/db/teams.ts';
+import { findUser } from '#shared/db/users.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { ConflictError } from '#shared/model/errors.ts';
+import { newId } from '#shared/model/ids.ts';
+import type { TeamRole } from '#shared/model/roles.ts';
+import { personalTeamIdOf } from '#shared/model/teams.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+import type { CreateTeamInput } from '#shared/schemas/teams.ts';
+import { teamNotFound } from './team-access.ts';
+
+// Teams as their members see them. A personal team has no item until it is renamed: its name is its
+// owner's, so users made before teams have one without anything written for them.
+
+export interface Team {
+  id: string;
+  name: string;
+  personal: boolean;
+  role: TeamRole;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const shown = (team: store.StoredTeam, role: TeamRole, personal = false): Team => ({
+  ...team,
+  personal,
+  role,
+});
+
+/** The caller's personal team, from its item when it was renamed, else from the caller. */
+async function personalTeam(userId: string, stored?: store.StoredTeam): Promise<Team> {
+  const id = personalTeamIdOf(userId);
+  if (stored) return shown(stored, 'owner', true);
+  const user = await findUser(userId);
+  const since = user?.createdAt ?? isoNow();
+  return {
+    id,
+    name: user?.name ?? user?.email ?? 'Personal',
+    personal: true,
+    role: 'owner',
+    createdAt: since,
+    updatedAt: since,
+  };
+}
+
+/** Who the caller is as a member: their email and name as they are now. */
+export async function memberProfile(userId: string, role: TeamRole): Promise<store.Member> {
+  const user = await findUser(userId);
+  return { userId, email: user?.email ?? '', name: user?.name ?? null, role, joinedAt: isoNow() };
+}
+
+export async function createTeam(caller: Caller, input: CreateTeamInput): Promise<Team> {
+  const now = isoNow();
+  const team = { id: newId('team'), name: input.name, createdAt: now, updatedAt: now };
+  await store.insertTeam(team, { ...(await memberProfile(caller.userId, 'owner')), joinedAt: now });
+  return shown(team, 'owner');
+}
+
+/** The caller's teams: their personal team first, on the first page; then those they joined. */
+export async function listTeams(caller: Caller, page: PageRequest): Promise<Page<Team>> {
+  const first = page.cursor === undefined;
+  const memberships = await store.listMemberships(caller.userId, first ? { limit: page.limit - 1 } : page);
+  const personalId = personalTeamIdOf(caller.userId);
+  const ids = memberships.items.map((membership) => membership.teamId);
+  const found = new Map(
+    (await store.findTeams(first ? [personalId, ...ids] : ids)).map((team) => [team.id, team]),
+  );
+  const joined = memberships.items.flatMap((membership) => {
+    const team = found.get(membership.teamId);
+    // A team deleted meanwhile: its members go last, so theirs may still be listed for a moment.
+    return team ? [shown(team, membership.role)] : [];
+  });
+  const teams = first ? [await personalTeam(caller.userId, found.get(personalId)), ...joined] : joined;
+  return { items: teams, nextCursor: memberships.nextCursor };
+}
+
+/** The team the request acts in, as its member sees it (the chain has read their role). */
+export async function getTeam(caller: Caller): Promise<Team> {
+  const { team } = caller;
+  const role = team.role ?? 'viewer';
+  if (team.personal) return personalTeam(caller.userId, await store.findTeam(team.id));
+  const stored = await store.findTeam(team.id);
+  if (!stored) throw teamNotFound(team.id);
+  return shown(stored, role);
+}
+
+export async function renameTeam(caller: Caller, name: string): Promise<Team> {
+  const { team } = caller;
+  const now = isoNow();
+  const since = team.personal ? (await personalTeam(caller.userId)).createdAt : undefined;
+  const renamed = await store.renameTeam(
+    team.id,
+    { name, updatedAt: now },
+    since ? { createdAt: since } : undefined,
+  );
+  if (!renamed) throw teamNotFound(team.id);
+  return shown(renamed, team.role ?? 'owner', team.personal);
+}
+
+/** Deletes a team that has no projects left (409 naming how many it has); never a personal team. */
+export async function deleteTeam(caller: Caller): Promise<void> {
+  const { team } = caller;
+  if (team.personal) throw new ConflictError('A personal team cannot be deleted');
+  const projects = await countProjects(team.partition);
+  if (projects > 0) {
+    throw new ConflictError(
+      `Team ${team.id} still has ${projects} project${projects === 1 ? '' : 's'}: delete ${projects === 1 ? 'it' : 'them'} first`,
+    );
+  }
+  if (!(await deleteTeamItems(team.id, caller.userId))) throw teamNotFound(team.id);
+}

@@ -1,0 +1,39 @@
+import type { MiddlewareObj } from '@middy/core';
+import { authorize, confirmMembership, teamNamed } from '#shared/domain/team-access.ts';
+import type { EndpointRoute } from '#shared/routes.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
+
+/**
+ * After admission: the team the request acts in (`?teamId=`, the path's `{teamId}` on a team's own
+ * routes, else the caller's personal team), the caller's role there, and whether that role allows
+ * the row's permission (403 otherwise). In a personal team the role is known without a read. A row
+ * that reads the membership together with its resource (`membership: 'withResource'`) leaves it to
+ * its domain code; the request still cannot answer without it (checked after the handler).
+ */
+export function teamScope(
+  route: EndpointRoute,
+): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+  const callerOf = (request: EndpointRequest) => {
+    const { caller } = request.context.state;
+    if (!caller) throw new Error('teamScope runs after admission');
+    return caller;
+  };
+  const before = async (request: EndpointRequest): Promise<void> => {
+    const caller = callerOf(request);
+    const { pathParameters, queryStringParameters } = request.event;
+    const named = route.team === 'path' ? pathParameters?.teamId : queryStringParameters?.teamId;
+    caller.team = teamNamed(caller, named);
+    if (route.membership !== 'withResource') await confirmMembership(caller);
+    if (caller.team.role !== undefined && route.permission !== undefined) authorize(caller, route.permission);
+  };
+  // A row that reads the membership with its resource authorizes in its domain code before any
+  // write; checked again here, so that no answer of such a row leaves without both.
+  const after = (request: EndpointRequest): void => {
+    const caller = callerOf(request);
+    if (caller.team.role === undefined) {
+      throw new Error(`${route.handler} answered without reading the caller's membership`);
+    }
+    if (route.permission !== undefined) authorize(caller, route.permission);
+  };
+  return { before, after };
+}

@@ -1,0 +1,87 @@
+import * as z from 'zod/mini';
+import { TEAM_ROLES } from '#shared/model/roles.ts';
+import { hasControlCharacter } from '#shared/model/text.ts';
+import { Email } from './auth.ts';
+import { atMost } from './common.ts';
+
+// What clients send about teams, their members and invitations.
+
+const TeamName = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    atMost(64),
+    z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
+  )
+  .register(z.globalRegistry, {
+    description: 'Trimmed first; then 1 to 64 characters, no control characters. Not unique.',
+    examples: ['Acme'],
+  });
+
+const Role = z.enum(TEAM_ROLES);
+
+export const CreateTeamBody = z.strictObject({ name: TeamName }).register(z.globalRegistry, {
+  id: 'CreateTeamBody',
+  description: 'Unknown fields are refused (400 naming the field).',
+  examples: [{ name: 'Acme' }],
+});
+
+export const UpdateTeamBody = z.strictObject({ name: TeamName }).register(z.globalRegistry, {
+  id: 'UpdateTeamBody',
+  description: "The team's new name.",
+  examples: [{ name: 'Acme Inc.' }],
+});
+
+const TeamId = z
+  .string()
+  .check(atMost(64))
+  .register(z.globalRegistry, {
+    description: 'A team id as the API returned it; one of another shape answers 404, like an unknown one.',
+    examples: ['team_01JD8Z3Q4R5S6T7V8W9X0Y1Z2B'],
+  });
+
+/** `{teamId}` in a path. */
+export const TeamParams = z.object({ teamId: TeamId });
+
+/** `{teamId}` and `{userId}`: one member. */
+export const MemberParams = z.object({
+  teamId: TeamId,
+  userId: z
+    .string()
+    .check(atMost(64))
+    .register(z.globalRegistry, { examples: ['usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y'] }),
+});
+
+/** `{teamId}` and `{id}`: one invitation. */
+export const InvitationParams = z.object({
+  teamId: TeamId,
+  id: z
+    .string()
+    .check(atMost(64))
+    .register(z.globalRegistry, { examples: ['inv_01JD8Z6H7J8K9M0N1P2Q3R4S5V'] }),
+});
+
+export const UpdateMemberBody = z.strictObject({ role: Role }).register(z.globalRegistry, {
+  id: 'UpdateMemberBody',
+  description:
+    "The member's new role: an admin gives roles up to admin; only an owner makes or unmakes owners.",
+  examples: [{ role: 'developer' }],
+});
+
+export const CreateInvitationBody = z.strictObject({ email: Email, role: Role }).register(z.globalRegistry, {
+  id: 'CreateInvitationBody',
+  description: "Who may join, and as what: at most the inviter's own role.",
+  examples: [{ email: 'grace@example.com', role: 'developer' }],
+});
+
+export const AcceptInvitationBody = z
+  .strictObject({ code: z.string().check(z.minLength(1, 'must not be empty'), atMost(128)) })
+  .register(z.globalRegistry, {
+    id: 'AcceptInvitationBody',
+    description: 'The code the inviter passed on.',
+    examples: [{ code: 'inv_5tQh0m3C0d3Th4tW4sSh0wn0nc3xYz12345678' }],
+  });
+
+export type CreateTeamInput = z.output<typeof CreateTeamBody>;
+export type CreateInvitationInput = z.output<typeof CreateInvitationBody>;

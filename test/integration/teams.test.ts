@@ -1,0 +1,241 @@
+import { putProject } from '../../shared/db/projects.ts';
+import { clock } from '../../shared/runtime/clock.ts';
+import { restoreClockAfterEach } from '../support/clock.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { join, newPerson, newTeam, type TestPerson, teamOfEveryRole } from '../support/teams.ts';
+
+// Teams over HTTP: the personal team every user has (also one registered before teams existed), teams
+// made and joined, invitations, roles that hold from the next request, and the last owner.
+
+let gateway: TestGateway;
+restoreClockAfterEach();
+
+beforeAll(async () => {
+  const { startGateway } = await import('../support/gateway.ts');
+  gateway = await startGateway();
+});
+afterAll(() => gateway.close());
+
+const url = (path: string) => `${gateway.baseUrl}${path}`;
+const get = (path: string, who: { key: string }) => call(url(path), { key: who.key });
+const send = (method: string, path: string, who: { key: string }, json?: unknown) =>
+  call(url(path), { method, key: who.key, ...(json === undefined ? {} : { json }) });
+
+async function invite(teamId: string, inviter: TestPerson, email: string, role = 'developer') {
+  const response = await send('POST', `/teams/${teamId}/invitations`, inviter, { email, role });
+  return response;
+}
+
+describe('the personal team', () => {
+  it('is listed first, named after its owner, and owns what they made before teams existed', async () => {
+    const ada = await newPerson('Ada');
+    const personalId = `team_${ada.userId.slice('usr_'.length)}`;
+    // Written as the code before teams did: under the user's id.
+    await putProject(ada.userId, {
+      id: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
+      name: 'old',
+      repository: null,
+      productionBranch: 'main',
+      production: null,
+      autoPromotion: true,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    const teams = await get('/teams', ada);
+    expect(teams.status).toBe(200);
+    expect((teams.body as { teams: unknown[] }).teams).toEqual([
+      expect.objectContaining({ id: personalId, name: 'Ada', personal: true, role: 'owner' }),
+    ]);
+    for (const path of ['/projects', `/projects?teamId=${personalId}`]) {
+      const projects = await get(path, ada);
+      expect((projects.body as { projects: { name: string }[] }).projects.map((p) => p.name)).toEqual([
+        'old',
+      ]);
+    }
+    const members = await get(`/teams/${personalId}/members`, ada);
+    expect((members.body as { members: unknown[] }).members).toEqual([
+      expect.objectContaining({ userId: ada.userId, email: ada.email, role: 'owner' }),
+    ]);
+  });
+
+  it('cannot be deleted, left or invited into (409), and is renamed like any team', async () => {
+    const ada = await newPerson('Ada');
+    const personalId = `team_${ada.userId.slice('usr_'.length)}`;
+    expect((await send('DELETE', `/teams/${personalId}`, ada)).status).toBe(409);
+    expect((await send('DELETE', `/teams/${personalId}/members/${ada.userId}`, ada)).status).toBe(409);
+    expect((await invite(personalId, ada, 'someone@example.test')).status).toBe(409);
+    const renamed = await send('PATCH', `/teams/${personalId}`, ada, { name: 'Ada Labs' });
+    expect(renamed.status).toBe(200);
+    expect((await get(`/teams/${personalId}`, ada)).body).toEqual(
+      expect.objectContaining({ name: 'Ada Labs', personal: true }),
+    );
+  });
+
+  it('is 404 to anyone else, as an unknown team is', async () => {
+    const [ada, bob] = await Promise.all([newPerson('Ada'), newPerson('Bob')]);
+    const adasTeam = `team_${ada.userId.slice('usr_'.length)}`;
+    const theirs = await get(`/projects?teamId=${adasTeam}`, bob);
+    const unknown = await get('/projects?teamId=team_01JD8Z3Q4R5S6T7V8W9X0Y1Z2Q', bob);
+    expect(theirs.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(theirs.body).toEqual(expect.objectContaining({ error: 'not_found' }));
+    expect((theirs.body as { message: string }).message.replace(adasTeam, 'X')).toBe(
+      (unknown.body as { message: string }).message.replace('team_01JD8Z3Q4R5S6T7V8W9X0Y1Z2Q', 'X'),
+    );
+  });
+});
+
+describe('a shared team', () => {
+  it("is made by its owner, holds its own projects apart from anyone's personal ones, and lists its members", async () => {
+    const ada = await newPerson('Ada');
+    const teamId = await newTeam(gateway.baseUrl, ada, 'Acme');
+    const made = await send('POST', `/projects?teamId=${teamId}`, ada, { name: 'shared-web' });
+    expect(made.status).toBe(201);
+    const id = (made.body as { id: string }).id;
+    expect((await get(`/projects/${id}?teamId=${teamId}`, ada)).status).toBe(200);
+    // Not in the personal team.
+    expect((await get(`/projects/${id}`, ada)).status).toBe(404);
+    const listed = await get(`/teams`, ada);
+    expect((listed.body as { teams: { id: string; role: string }[] }).teams).toEqual([
+      expect.objectContaining({ personal: true }),
+      expect.objectContaining({ id: teamId, name: 'Acme', role: 'owner', personal: false }),
+    ]);
+  });
+
+  it('cannot be deleted while it has projects (409 naming how many), and is gone once they are', async () => {
+    const ada = await newPerson('Ada');
+    const teamId = await newTeam(gateway.baseUrl, ada);
+    const ids = [];
+    for (const name of ['one', 'two']) {
+      ids.push(((await send('POST', `/projects?teamId=${teamId}`, ada, { name })).body as { id: string }).id);
+    }
+    const refused = await send('DELETE', `/teams/${teamId}`, ada);
+    expect(refused.status).toBe(409);
+    expect((refused.body as { message: string }).message).toContain('2 projects');
+    for (const id of ids)
+      expect((await send('DELETE', `/projects/${id}?teamId=${teamId}`, ada)).status).toBe(204);
+    expect((await send('DELETE', `/teams/${teamId}`, ada)).status).toBe(204);
+    expect((await get(`/teams/${teamId}`, ada)).status).toBe(404);
+    expect((await get('/teams', ada)).body).toEqual(
+      expect.objectContaining({ teams: [expect.objectContaining({ personal: true })] }),
+    );
+  });
+});
+
+describe('invitations', () => {
+  it('are accepted once, by the invited email only, and make a member with the invited role', async () => {
+    const [owner, grace, mallory] = await Promise.all([
+      newPerson('Owner'),
+      newPerson('Grace'),
+      newPerson('Mallory'),
+    ]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    const invited = await invite(teamId, owner, grace.email.toUpperCase());
+    expect(invited.status).toBe(201);
+    const { code, id } = invited.body as { code: string; id: string };
+    const listed = await get(`/teams/${teamId}/invitations`, owner);
+    expect((listed.body as { invitations: unknown[] }).invitations).toEqual([
+      {
+        id,
+        email: grace.email,
+        role: 'developer',
+        createdAt: expect.any(String),
+        expiresAt: expect.any(String),
+      },
+    ]);
+    expect(listed.text).not.toContain(code);
+
+    const wrong = await send('POST', '/invitations/accept', mallory, { code });
+    expect(wrong.status).toBe(403);
+    const accepted = await send('POST', '/invitations/accept', grace, { code });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual({ team: expect.objectContaining({ id: teamId }), role: 'developer' });
+    expect((await send('POST', '/invitations/accept', grace, { code })).status).toBe(404);
+    expect((await get(`/teams/${teamId}`, grace)).body).toEqual(
+      expect.objectContaining({ role: 'developer' }),
+    );
+  });
+
+  it('expire after 7 days, and a revoked one is useless', async () => {
+    const [owner, grace, ben] = await Promise.all([newPerson('Owner'), newPerson('Grace'), newPerson('Ben')]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    const late = (await invite(teamId, owner, grace.email)).body as { code: string };
+    const revoked = (await invite(teamId, owner, ben.email)).body as { code: string; id: string };
+    expect((await send('DELETE', `/teams/${teamId}/invitations/${revoked.id}`, owner)).status).toBe(204);
+    expect((await send('POST', '/invitations/accept', ben, { code: revoked.code })).status).toBe(404);
+    const now = Date.now();
+    clock.now = () => now + 7 * 86_400_000 + 1_000;
+    expect((await send('POST', '/invitations/accept', grace, { code: late.code })).status).toBe(404);
+  });
+
+  it("grant at most the inviter's role, and an admin needs an owner to make an owner", async () => {
+    const { teamId, admin } = await teamOfEveryRole(gateway.baseUrl);
+    expect((await invite(teamId, admin, 'x@example.test', 'owner')).status).toBe(403);
+    expect((await invite(teamId, admin, 'x@example.test', 'admin')).status).toBe(201);
+  });
+
+  it('answer 409 to someone already a member', async () => {
+    const { teamId, owner, viewer } = await teamOfEveryRole(gateway.baseUrl);
+    const again = (await invite(teamId, owner, viewer.email)).body as { code: string };
+    expect((await send('POST', '/invitations/accept', viewer, { code: again.code })).status).toBe(409);
+  });
+});
+
+describe('roles', () => {
+  it('are listed as data, lowest first, each holding what the one before holds', async () => {
+    const ada = await newPerson('Ada');
+    const response = await get('/roles', ada);
+    const roles = (response.body as { roles: { name: string; permissions: string[] }[] }).roles;
+    expect(roles.map((role) => role.name)).toEqual(['viewer', 'developer', 'admin', 'owner']);
+    for (let i = 1; i < roles.length; i++) {
+      expect(roles[i]?.permissions).toEqual(expect.arrayContaining(roles[i - 1]?.permissions ?? []));
+    }
+  });
+
+  it("change from the member's next request, and a removed member is 404 from then on", async () => {
+    const { teamId, owner, developer } = await teamOfEveryRole(gateway.baseUrl);
+    const create = () => send('POST', `/projects?teamId=${teamId}`, developer, { name: 'p' });
+    expect((await create()).status).toBe(201);
+    expect(
+      (await send('PATCH', `/teams/${teamId}/members/${developer.userId}`, owner, { role: 'viewer' })).status,
+    ).toBe(200);
+    const refused = await create();
+    expect(refused.status).toBe(403);
+    expect((refused.body as { message: string }).message).toContain('developer');
+    expect((await send('DELETE', `/teams/${teamId}/members/${developer.userId}`, owner)).status).toBe(204);
+    expect((await get(`/projects?teamId=${teamId}`, developer)).status).toBe(404);
+  });
+
+  it('keep a last owner: they can neither leave nor be demoted until another owner exists', async () => {
+    const { teamId, owner, admin } = await teamOfEveryRole(gateway.baseUrl);
+    expect((await send('DELETE', `/teams/${teamId}/members/${owner.userId}`, owner)).status).toBe(409);
+    expect(
+      (await send('PATCH', `/teams/${teamId}/members/${owner.userId}`, owner, { role: 'admin' })).status,
+    ).toBe(409);
+    // An admin may not touch an owner at all.
+    expect((await send('DELETE', `/teams/${teamId}/members/${owner.userId}`, admin)).status).toBe(403);
+    expect(
+      (await send('PATCH', `/teams/${teamId}/members/${admin.userId}`, owner, { role: 'owner' })).status,
+    ).toBe(200);
+    expect((await send('DELETE', `/teams/${teamId}/members/${owner.userId}`, owner)).status).toBe(204);
+    expect((await get(`/teams/${teamId}`, owner)).status).toBe(404);
+  });
+
+  it('of two owners demoting each other at once, exactly one succeeds', async () => {
+    const owner = await newPerson('Owner');
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    const other = await newPerson('Other');
+    await join(gateway.baseUrl, teamId, owner, other, 'owner');
+    const answers = await Promise.all([
+      send('PATCH', `/teams/${teamId}/members/${other.userId}`, owner, { role: 'viewer' }),
+      send('PATCH', `/teams/${teamId}/members/${owner.userId}`, other, { role: 'viewer' }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const stillOwner = answers[0]?.status === 200 ? owner : other;
+    const members = (await get(`/teams/${teamId}/members`, stillOwner)).body as {
+      members: { role: string }[];
+    };
+    expect(members.members.filter((member) => member.role === 'owner')).toHaveLength(1);
+  });
+});
