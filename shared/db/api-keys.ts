@@ -47,7 +47,31 @@ export interface KeyRecord {
   windowCount: number;
   /** Over the identity fields (shared/domain/key-identity.ts): what admission trusts them by. */
   identitySignature: string;
+  /** A team token's team, and what limits it (signed with the identity); absent on a user's key. */
+  team?: TokenTeam;
+  /** Who made a team token (a user id): shown, not trusted. */
+  createdBy?: string;
 }
+
+/** What a team token acts as, and within what: `userId` is then the team's id, which lists its tokens. */
+export interface TokenTeam {
+  teamId: string;
+  partition: string;
+  /** The projects it is limited to; null for every project of the team. */
+  projectIds: string[] | null;
+  targets: string[];
+}
+
+const tokenTeamOf = (stored: unknown): TokenTeam | undefined => {
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  const team = stored as Record<string, unknown>;
+  return {
+    teamId: text(team.teamId),
+    partition: text(team.partition),
+    projectIds: Array.isArray(team.projectIds) ? team.projectIds.map(String) : null,
+    targets: Array.isArray(team.targets) ? team.targets.map(String) : [],
+  };
+};
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -69,6 +93,8 @@ export const keyRecordOf = (item: Record<string, unknown> = {}): KeyRecord => ({
   windowStart: Number(item.windowStart),
   windowCount: Number(item.windowCount),
   identitySignature: text(item.identitySignature),
+  ...(item.team === undefined ? {} : { team: tokenTeamOf(item.team) }),
+  ...(typeof item.createdBy === 'string' ? { createdBy: item.createdBy } : {}),
 });
 
 /** Stores a new key's record. The caller made the key, keeps the plaintext and signed the identity. */
@@ -132,6 +158,17 @@ async function itemsOf(keyHashes: readonly string[]): Promise<Record<string, unk
  * never leaves the store.
  */
 export async function listApiKeys(userId: string, page: PageRequest): Promise<Page<StoredKey>> {
+  const result = await listKeyItems(userId, page);
+  return { items: result.items.map(toStoredKey), nextCursor: result.nextCursor };
+}
+
+/** A team's tokens as stored, newest first (they are listed under the team's id). */
+export async function listTokenRecords(teamId: string, page: PageRequest): Promise<Page<KeyRecord>> {
+  const result = await listKeyItems(teamId, page);
+  return { items: result.items.map((item) => keyRecordOf(item)), nextCursor: result.nextCursor };
+}
+
+async function listKeyItems(userId: string, page: PageRequest): Promise<Page<Record<string, unknown>>> {
   const result = await queryPage(
     {
       scope: `keys:${userId}`,
@@ -148,7 +185,7 @@ export async function listApiKeys(userId: string, page: PageRequest): Promise<Pa
   );
   const items =
     result.items.length === 0 ? [] : await itemsOf(result.items.map((item) => String(item.keyHash)));
-  return { items: items.map(toStoredKey), nextCursor: result.nextCursor };
+  return { items, nextCursor: result.nextCursor };
 }
 
 /**
@@ -205,4 +242,28 @@ export async function readKeyCounter(
     new GetCommand({ TableName: table(), Key: { keyHash }, ConsistentRead: true }),
   );
   return Item ? { windowStart: Number(Item.windowStart), windowCount: Number(Item.windowCount) } : undefined;
+}
+
+/** Revokes every key listed under an owner (a deleted team's tokens); how many. */
+export async function revokeAllKeysOf(userId: string, revokedAt: string): Promise<number> {
+  let revoked = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: byOwner.name,
+        KeyConditionExpression: '#owner = :userId',
+        ExpressionAttributeNames: { '#owner': byOwner.partitionKey },
+        ExpressionAttributeValues: { ':userId': userId },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      await revokeApiKeyByHash(String(item.keyHash), revokedAt);
+      revoked++;
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return revoked;
 }

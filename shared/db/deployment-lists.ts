@@ -26,6 +26,8 @@ export interface DeploymentFilter {
   statuses?: readonly DeploymentState[];
   branch?: string;
   target?: DeploymentTarget;
+  /** Only these projects' (a team token limited to them); all the owner's when absent. */
+  projectIds?: readonly string[];
 }
 
 /**
@@ -36,7 +38,10 @@ export interface DeploymentFilter {
 export const FILTER_WINDOW = (limit: number): number => Math.min(1000, 10 * (limit + 1));
 
 const isFiltered = (filter: DeploymentFilter): boolean =>
-  filter.statuses !== undefined || filter.branch !== undefined || filter.target !== undefined;
+  filter.statuses !== undefined ||
+  filter.branch !== undefined ||
+  filter.target !== undefined ||
+  filter.projectIds !== undefined;
 
 /** The list's Query: the owner's partition of the table, or the project's of `byProject`. */
 function listQuery(ownerId: string, filter: DeploymentFilter) {
@@ -66,6 +71,18 @@ function listQuery(ownerId: string, filter: DeploymentFilter) {
         : '#target = :target',
     );
   }
+  if (filter.projectIds !== undefined) {
+    names['#project'] = 'projectId';
+    filter.projectIds.forEach((projectId, index) => {
+      values[`:project${index}`] = projectId;
+    });
+    // An empty list matches nothing (IN needs one operand at least).
+    conditions.push(
+      filter.projectIds.length === 0
+        ? 'attribute_not_exists(#project)'
+        : `#project IN (${filter.projectIds.map((_, index) => `:project${index}`).join(', ')})`,
+    );
+  }
   return {
     TableName: table(),
     ...(filter.projectId === undefined ? {} : { IndexName: byProject.name }),
@@ -89,7 +106,7 @@ export async function listDeployments(
   filter: DeploymentFilter,
   page: PageRequest,
 ): Promise<Page<Deployment>> {
-  const scope = `deployments:${JSON.stringify([ownerId, filter.projectId ?? null, filter.statuses ?? null, filter.branch ?? null, filter.target ?? null])}`;
+  const scope = `deployments:${JSON.stringify([ownerId, filter.projectId ?? null, filter.statuses ?? null, filter.branch ?? null, filter.target ?? null, filter.projectIds ?? null])}`;
   const below = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
   const query = listQuery(ownerId, filter);
   const filtered = isFiltered(filter);

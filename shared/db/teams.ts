@@ -3,7 +3,6 @@ import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
-import { type Page, queryPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
 
 // Teams and their members (the table's declaration in tables.ts says what each item is). A member's
@@ -137,33 +136,37 @@ export interface Membership {
   joinedAt: string;
 }
 
-/** The teams a user is a member of (personal team aside), by team id, a page at a time. */
-export async function listMemberships(userId: string, page: PageRequest): Promise<Page<Membership>> {
+/**
+ * Up to `limit` of the teams a user is a member of (personal team aside), by team id, descending,
+ * after the team `after` when given; `more` when the list goes on.
+ */
+export async function listMemberships(
+  userId: string,
+  page: { limit: number; after?: string },
+): Promise<{ items: Membership[]; more: boolean }> {
   const { byMember } = indexes.teams;
-  const result = await queryPage(
-    {
-      scope: `teams:${userId}`,
-      query: {
-        TableName: table(),
-        IndexName: byMember.name,
-        KeyConditionExpression: '#member = :userId',
-        ExpressionAttributeNames: { '#member': byMember.partitionKey },
-        ExpressionAttributeValues: { ':userId': userId },
-      },
-      resume: {
-        keyOf: (teamId) => ({ ...memberKey(teamId, userId), memberId: userId, teamId }),
-        idAttribute: 'teamId',
-      },
-    },
-    page,
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: table(),
+      IndexName: byMember.name,
+      KeyConditionExpression: '#member = :userId',
+      ExpressionAttributeNames: { '#member': byMember.partitionKey },
+      ExpressionAttributeValues: { ':userId': userId },
+      ScanIndexForward: false,
+      // One more than asked: whether the list goes on.
+      Limit: page.limit + 1,
+      ...(page.after === undefined
+        ? {}
+        : { ExclusiveStartKey: { ...memberKey(page.after, userId), memberId: userId, teamId: page.after } }),
+    }),
   );
   return {
-    items: result.items.map((item) => ({
+    items: Items.slice(0, page.limit).map((item) => ({
       teamId: String(item.teamId),
       role: roleOf(item) ?? 'viewer',
       joinedAt: String(item.joinedAt),
     })),
-    nextCursor: result.nextCursor,
+    more: Items.length > page.limit,
   };
 }
 

@@ -3,6 +3,7 @@ import type { KeyRecord } from '#shared/db/api-keys.ts';
 import { countInBucket } from '#shared/db/rate-buckets.ts';
 import { hashApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
 import type { Caller } from '#shared/model/caller.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
 import { RateLimitedError, UnauthorizedError } from '#shared/model/errors.ts';
 import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from '#shared/model/rate-limit.ts';
 import { scopesOf } from '#shared/model/scopes.ts';
@@ -35,18 +36,32 @@ type KeyAdmission =
 
 const limitOf = (key: KeyRecord, policy: AdmissionPolicy): number => key.rateLimit ?? policy.defaultLimit;
 
-/** The caller a genuine key record stands for. */
-const callerOf = (key: KeyRecord): Caller => ({
-  userId: key.userId,
-  role: key.role === 'admin' ? 'admin' : 'member',
-  keyId: key.keyId,
-  keyHash: key.keyHash,
-  scopes: scopesOf(key.scopes),
-  keyExpiresAt: key.expiresAt,
-  // Until the request names another: shared/http/team-scope.ts.
-  team: personalTeamOf(key.userId),
-  ...(key.rateLimit === undefined ? {} : { keyRateLimit: key.rateLimit }),
-});
+/** The caller a genuine key record stands for: a user in their personal team, or a team token. */
+function callerOf(key: KeyRecord): Caller {
+  const caller: Caller = {
+    userId: key.userId,
+    role: key.role === 'admin' ? 'admin' : 'member',
+    keyId: key.keyId,
+    keyHash: key.keyHash,
+    scopes: scopesOf(key.scopes),
+    keyExpiresAt: key.expiresAt,
+    // Until the request names another: shared/http/team-scope.ts.
+    team: personalTeamOf(key.userId),
+    ...(key.rateLimit === undefined ? {} : { keyRateLimit: key.rateLimit }),
+  };
+  const { team } = key;
+  if (team === undefined) return caller;
+  return {
+    ...caller,
+    role: 'member',
+    // A token acts as its team with an admin's role, less what tokens never do (team-access.ts).
+    team: { id: team.teamId, partition: team.partition, personal: false, role: 'admin' },
+    token: {
+      ...(team.projectIds === null ? {} : { projectIds: team.projectIds }),
+      targets: DEPLOYMENT_TARGETS.filter((target) => team.targets.includes(target)),
+    },
+  };
+}
 
 /**
  * Authenticates a key and counts the request in one conditional write; the record that write

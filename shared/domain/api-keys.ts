@@ -5,10 +5,11 @@ import {
   revokeApiKeyByHash,
   revokeApiKeyById,
   type StoredKey,
+  type TokenTeam,
 } from '#shared/db/api-keys.ts';
 import { releaseFromLedger } from '#shared/db/key-ledger.ts';
 import type { Page } from '#shared/db/pages.ts';
-import { generateApiKey, hashApiKey } from '#shared/model/api-key-format.ts';
+import { generateApiKey, hashApiKey, KEY_PREFIXES, type KeyKind } from '#shared/model/api-key-format.ts';
 import type { Caller, Role } from '#shared/model/caller.ts';
 import { NotFoundError, ValidationError } from '#shared/model/errors.ts';
 import { newId } from '#shared/model/ids.ts';
@@ -22,8 +23,8 @@ import { signIdentity } from './key-identity.ts';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
-/** How much of the plaintext a listing shows: the fixed `plat_` and four characters more. */
-const PREFIX_LENGTH = 9;
+/** How much of the plaintext a listing shows: the fixed prefix and four characters more. */
+const SHOWN_AFTER_PREFIX = 4;
 
 export interface IssuedApiKey {
   /** The plaintext: returned once, to the caller that asked for it, and never stored. */
@@ -41,6 +42,8 @@ export interface KeyRequest {
   ttlSeconds?: number;
   /** This key's own allowance per window; RATE_LIMIT_MAX when absent. */
   rateLimit?: number;
+  /** A team token's team and limits (then `userId` is the team's id), and the user who made it. */
+  token?: { team: TokenTeam; createdBy: string };
 }
 
 /**
@@ -51,14 +54,15 @@ export async function issueApiKey(
   request: KeyRequest,
   put: (record: KeyRecord) => Promise<void> = putApiKey,
 ): Promise<IssuedApiKey> {
-  const apiKey = generateApiKey();
+  const kind: KeyKind = request.token ? 'team' : 'user';
+  const apiKey = generateApiKey(kind);
   const now = nowSeconds();
   const expiresAt = now + (request.ttlSeconds ?? config.API_KEY_TTL_SECONDS);
   const scopes = request.scopes ?? [...USER_SCOPES];
   const shown = {
     name: request.name,
     scopes,
-    prefix: apiKey.slice(0, PREFIX_LENGTH),
+    prefix: apiKey.slice(0, KEY_PREFIXES[kind].length + SHOWN_AFTER_PREFIX),
     last4: apiKey.slice(-4),
   };
   const keyId = newId('key');
@@ -71,8 +75,10 @@ export async function issueApiKey(
     scopes,
     expiresAt,
     ...(request.rateLimit === undefined ? {} : { rateLimit: request.rateLimit }),
+    ...(request.token ? { team: request.token.team } : {}),
   };
   await put({
+    ...(request.token ? { createdBy: request.token.createdBy } : {}),
     ...identity,
     ...shown,
     createdAt,

@@ -15,6 +15,7 @@ import { isIdOf } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { AppendLogsInput } from '#shared/schemas/deployment-logs.ts';
 import { secretValuesOf } from './log-masking.ts';
+import { mustReachDeployment, reaches } from './team-access.ts';
 
 // A deployment's build log: appending (a build, with a `build` key) while it is queued or building,
 // secrets masked before anything is stored; reading it oldest first, a page at a time. Only a `build`
@@ -50,7 +51,8 @@ export const appendDeploymentLogs = (
   caller: Caller,
   id: string,
   input: AppendLogsInput,
-): Promise<{ firstSeq: number; lastSeq: number }> => appendLogLines(caller.team.partition, id, input);
+): Promise<{ firstSeq: number; lastSeq: number }> =>
+  mustReachDeployment(caller, id).then(() => appendLogLines(caller.team.partition, id, input));
 
 /**
  * Appends lines to one of the owner's deployments (the API's append, and the local builder's), secrets
@@ -112,10 +114,11 @@ export async function listDeploymentLogs(
   id: string,
   query: { limit: number; cursor?: string; since?: number },
 ): Promise<Page<StoredLine>> {
-  const [, after] = await Promise.all([
+  const [deployment, after] = await Promise.all([
     ownDeployment(caller.team.partition, id),
     startAfter(caller, id, query),
   ]);
+  if (!reaches(caller, deployment.projectId)) throw new NotFoundError(`Deployment ${id} was not found`);
   const { lines, more } = await readLines(id, after, query.limit);
   const last = lines.at(-1);
   return {

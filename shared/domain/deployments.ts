@@ -17,7 +17,7 @@ import type {
 import { projectWithVariablesHead, snapshotForDeployment } from './environment.ts';
 import { promoteIfNewer } from './production.ts';
 import { getProject } from './projects.ts';
-import { authorize, readInTeam } from './team-access.ts';
+import { authorize, mayTarget, mustReachDeployment, reaches, readInTeam } from './team-access.ts';
 
 export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
 
@@ -37,6 +37,8 @@ export async function createDeployment(
   const origin = source ? { ...source, head: undefined } : await originOf(caller, input);
   // The role came with what was just read (the row reads the membership with its resource).
   authorize(caller, 'deployments.write');
+  if (!reaches(caller, origin.projectId))
+    throw new NotFoundError(`Project ${origin.projectId} was not found`);
   const now = isoNow();
   const deployment: deployments.Deployment = {
     id: newId('dpl'),
@@ -53,6 +55,7 @@ export async function createDeployment(
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
   };
+  mayTarget(caller, deployment.target, 'create them');
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
   await snapshotForDeployment(deployment, deployment.target, origin.head);
   await putDeployment(caller.team.partition, deployment, {
@@ -84,7 +87,7 @@ export async function getDeployment(caller: Caller, id: string): Promise<deploym
   // An id of another shape is 404 in any team, member or not: nothing to read.
   if (!isDeploymentId(id)) throw notFound(id);
   const item = await readInTeam(caller, deployments.deploymentRead(caller.team.partition, id));
-  if (!item) throw notFound(id);
+  if (!item || !reaches(caller, String(item.projectId))) throw notFound(id);
   return deployments.toDeployment(item);
 }
 
@@ -93,6 +96,7 @@ export async function listDeploymentEvents(
   caller: Caller,
   id: string,
 ): Promise<deployments.DeploymentEvent[]> {
+  await reached(caller, id);
   const events = isDeploymentId(id)
     ? await deployments.findDeploymentEvents(caller.team.partition, id)
     : undefined;
@@ -158,11 +162,15 @@ export const reportDeploymentEvent = (
   caller: Caller,
   id: string,
   report: DeploymentReport,
-): Promise<deployments.Deployment> => advanceDeployment(caller.team.partition, id, report);
+): Promise<deployments.Deployment> =>
+  reached(caller, id).then(() => advanceDeployment(caller.team.partition, id, report));
 
 /** Cancels one of the caller's deployments while it is queued or building. */
 export const cancelDeployment = (caller: Caller, id: string): Promise<deployments.Deployment> =>
-  advanceDeployment(caller.team.partition, id, { status: 'canceled' });
+  reached(caller, id).then(() => advanceDeployment(caller.team.partition, id, { status: 'canceled' }));
+
+/** A team token limited to some projects reaches only their deployments (team-access.ts). */
+const reached = (caller: Caller, id: string): Promise<void> => mustReachDeployment(caller, id);
 
 type Filters = Pick<DeploymentFilterQuery, 'status' | 'branch' | 'target'>;
 
@@ -191,9 +199,15 @@ export async function listDeployments(
 ): Promise<Page<deployments.Deployment>> {
   const projectId =
     query.projectId === undefined ? undefined : (await getProject(caller, query.projectId)).id;
+  // A team token limited to some projects lists theirs only.
+  const projectIds = projectId === undefined ? caller.token?.projectIds : undefined;
   return listStored(
     caller.team.partition,
-    { ...(projectId === undefined ? {} : { projectId }), ...filterOf(query) },
+    {
+      ...(projectId === undefined ? {} : { projectId }),
+      ...(projectIds ? { projectIds } : {}),
+      ...filterOf(query),
+    },
     page,
   );
 }

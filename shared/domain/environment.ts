@@ -35,7 +35,7 @@ import type {
   EnvironmentVariable as EnvironmentVariableSchema,
 } from '#shared/schemas/environment-resources.ts';
 import { getProject } from './projects.ts';
-import { authorize, readInTeam } from './team-access.ts';
+import { authorize, mayTarget, mustReachDeployment, readInTeam } from './team-access.ts';
 
 // A project's environment variables, and what a deployment builds with.
 //
@@ -139,7 +139,9 @@ function settled<T>(projectId: string, outcome: store.HeadWriteOutcome, value: (
 
 /** Production variables are an admin's to write; a developer writes preview and development ones. */
 function mayWriteTargets(caller: Caller, targets: readonly EnvironmentTarget[]): void {
-  if (targets.includes('production')) authorize(caller, 'variables.write_production');
+  if (!targets.includes('production')) return;
+  authorize(caller, 'variables.write_production');
+  mayTarget(caller, 'production', 'write production variables');
 }
 
 export async function createVariable(
@@ -426,6 +428,7 @@ const isDeploymentTarget = (value: unknown): value is DeploymentTarget =>
 export async function readBuildEnvironment(caller: Caller, deploymentId: string): Promise<BuildEnvironment> {
   const notFound = () => new NotFoundError(`Deployment ${deploymentId} was not found`);
   if (!isDeploymentId(deploymentId)) throw notFound();
+  await mustReachDeployment(caller, deploymentId, { doing: 'read its build environment' });
   const read = await recordBuildEnvRead(caller.team.partition, deploymentId, {
     keyId: caller.keyId,
     at: isoNow(),

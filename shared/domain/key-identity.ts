@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import type { KeyRecord } from '#shared/db/api-keys.ts';
+import type { KeyRecord, TokenTeam } from '#shared/db/api-keys.ts';
 import { secretVersions } from '#shared/runtime/secrets.ts';
 
 // What a key may do is decided by fields of its item: owner, role, scopes, expiry and allowance.
@@ -25,6 +25,8 @@ export interface KeyIdentity {
   scopes: readonly string[];
   expiresAt: number;
   rateLimit?: number;
+  /** A team token's team and limits: signed too, so no counting write can widen them. */
+  team?: TokenTeam;
 }
 
 /**
@@ -34,20 +36,31 @@ export interface KeyIdentity {
  */
 export const PUBLIC_KEYS_VARIABLE = 'KEY_SIGNING_PUBLIC_KEYS';
 
-const canonical = (identity: KeyIdentity): Buffer =>
-  Buffer.from(
-    JSON.stringify([
-      'key-identity/1',
-      identity.keyHash,
-      identity.keyId,
-      identity.userId,
-      identity.role,
-      [...identity.scopes].sort(),
-      identity.expiresAt,
-      identity.rateLimit ?? null,
-    ]),
-    'utf8',
-  );
+const canonical = (identity: KeyIdentity): Buffer => {
+  const fields = [
+    identity.keyHash,
+    identity.keyId,
+    identity.userId,
+    identity.role,
+    [...identity.scopes].sort(),
+    identity.expiresAt,
+    identity.rateLimit ?? null,
+  ];
+  const { team } = identity;
+  // A user's key signs what it always has (its signature from before teams still verifies); a team
+  // token signs its team and limits as well, under a version of its own.
+  const message = team
+    ? [
+        'key-identity/2',
+        ...fields,
+        team.teamId,
+        team.partition,
+        team.projectIds === null ? null : [...team.projectIds].sort(),
+        [...team.targets].sort(),
+      ]
+    : ['key-identity/1', ...fields];
+  return Buffer.from(JSON.stringify(message), 'utf8');
+};
 
 // PKCS#8 wrapping of a raw 32-byte Ed25519 seed (RFC 8410).
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -173,6 +186,7 @@ export const identityOf = (record: KeyRecord): KeyIdentity => ({
   scopes: record.scopes,
   expiresAt: record.expiresAt,
   ...(record.rateLimit === undefined ? {} : { rateLimit: record.rateLimit }),
+  ...(record.team === undefined ? {} : { team: record.team }),
 });
 
 /** Whether a stored record's owner, role, scopes, expiry and allowance are those it was issued with. */

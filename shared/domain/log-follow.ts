@@ -7,6 +7,7 @@ import { isIdOf } from '#shared/model/ids.ts';
 import { outsideAnyRequest, withDeadline } from '#shared/runtime/deadline.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { type HeldPlace, holdPlace } from './held-requests.ts';
+import { reaches } from './team-access.ts';
 
 // Following a deployment's build log: the stored lines after a point, then new ones as they come,
 // the deployment's status on connect and each new one a round sees (one held for less than a round
@@ -86,7 +87,7 @@ export async function followDeploymentLogs(
   const first = isDeploymentId(id)
     ? await findDeployment(caller.team.partition, id, { consistent: true })
     : undefined;
-  if (!first) throw notFound(id);
+  if (!first || !reaches(caller, first.projectId)) throw notFound(id);
   const place = await holdPlace(caller);
   // Reads of later rounds run outside the request's deadline, each under one of its own.
   const inRound = <T>(read: () => Promise<T>): Promise<T> =>

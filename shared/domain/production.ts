@@ -10,6 +10,7 @@ import { movesForward, type ProductionReason } from '#shared/model/production.ts
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
+import { mayTarget, mustReachProject } from './team-access.ts';
 
 // What moves a project's production pointer, and what does not:
 // - automatic: a `production` deployment that becomes ready, if it was created after the one in
@@ -119,6 +120,8 @@ export async function promoteIfNewer(
 
 /** Makes a ready deployment of the caller's project production, and turns automatic promotion on. */
 export async function promote(caller: Caller, projectId: string, input: PromoteInput): Promise<Project> {
+  mustReachProject(caller, projectId);
+  mayTarget(caller, 'production', 'promote');
   let state = await stateOf(caller.team.partition, projectId);
   // Read once: `ready` is terminal, so only the pointer can change between attempts.
   const deployment = await readyDeployment(caller.team.partition, state.project.id, input.deploymentId);
@@ -152,6 +155,8 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
  * the current on the way forward. Pauses automatic promotion until the next promote.
  */
 export async function rollback(caller: Caller, projectId: string, input: RollbackInput): Promise<Project> {
+  mustReachProject(caller, projectId);
+  mayTarget(caller, 'production', 'roll back');
   let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const { project, pointer } = await stateOf(caller.team.partition, projectId);
@@ -194,6 +199,7 @@ export async function listProductionHistory(
   projectId: string,
   page: PageRequest,
 ): Promise<Page<store.ProductionMoveEntry>> {
+  mustReachProject(caller, projectId);
   const { project } = await stateOf(caller.team.partition, projectId);
   return store.listProductionMoves(project.id, page);
 }

@@ -8,7 +8,7 @@ import { isIdOf, newId } from '#shared/model/ids.ts';
 import { clock, isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
-import { readInTeam } from './team-access.ts';
+import { reaches, readInTeam, spansTeam } from './team-access.ts';
 
 export type { Project } from '#shared/db/projects.ts';
 
@@ -17,6 +17,7 @@ const DEFAULT_PRODUCTION_BRANCH = 'main';
 const isProjectId = (id: string): boolean => isIdOf('prj', id);
 
 export async function createProject(caller: Caller, input: CreateProjectInput): Promise<projects.Project> {
+  spansTeam(caller, 'create projects');
   const now = isoNow();
   const project: projects.Project = {
     id: newId('prj'),
@@ -38,14 +39,14 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
  */
 export async function getProject(caller: Caller, id: string): Promise<projects.Project> {
   // An id of another shape is 404 in any team, member or not: nothing to read.
-  if (!isProjectId(id)) throw notFound(id);
+  if (!isProjectId(id) || !reaches(caller, id)) throw notFound(id);
   const item = await readInTeam(caller, projects.projectRead(caller.team.partition, id));
   if (!item) throw notFound(id);
   return projects.toProject(item);
 }
 
 export const listProjects = (caller: Caller, page: PageRequest): Promise<Page<projects.Project>> =>
-  projects.listProjects(caller.team.partition, page);
+  projects.listProjects(caller.team.partition, page, caller.token?.projectIds);
 
 const notFound = (id: string): NotFoundError => new NotFoundError(`Project ${id} was not found`);
 
@@ -55,9 +56,10 @@ export async function updateProject(
   id: string,
   input: UpdateProjectInput,
 ): Promise<projects.Project> {
-  const updated = isProjectId(id)
-    ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
-    : undefined;
+  const updated =
+    isProjectId(id) && reaches(caller, id)
+      ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
+      : undefined;
   if (!updated) throw notFound(id);
   return updated;
 }
@@ -73,7 +75,8 @@ const INLINE_PURGE_MS = 1_000;
  * its deployments and environment variables: within the request while time allows, the rest in the background.
  */
 export async function deleteProject(caller: Caller, id: string): Promise<void> {
-  if (!isProjectId(id) || !(await projects.deleteProject(caller.team.partition, id))) throw notFound(id);
+  if (!isProjectId(id) || !reaches(caller, id) || !(await projects.deleteProject(caller.team.partition, id)))
+    throw notFound(id);
   const until = clock.now() + INLINE_PURGE_MS;
   await Promise.all([purgeProjectDeployments(id, until), purgeEnvironment(id, until)]);
 }

@@ -1,3 +1,5 @@
+import { revokeAllKeysOf } from '#shared/db/api-keys.ts';
+import { decodeCursor, encodeCursor } from '#shared/db/cursor.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { countProjects } from '#shared/db/projects.ts';
 import { deleteTeamItems } from '#shared/db/team-members.ts';
@@ -60,10 +62,21 @@ export async function createTeam(caller: Caller, input: CreateTeamInput): Promis
   return shown(team, 'owner');
 }
 
-/** The caller's teams: their personal team first, on the first page; then those they joined. */
+/** What a page of teams ends with: the personal team (first of all), or the last team id shown. */
+const PERSONAL_FIRST = 'personal';
+
+/**
+ * The caller's teams: their personal team first (it takes the first place of the first page), then
+ * those they joined. The cursor holds the last one shown.
+ */
 export async function listTeams(caller: Caller, page: PageRequest): Promise<Page<Team>> {
-  const first = page.cursor === undefined;
-  const memberships = await store.listMemberships(caller.userId, first ? { limit: page.limit - 1 } : page);
+  const scope = `teams:${caller.userId}`;
+  const last = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
+  const first = last === undefined;
+  const memberships = await store.listMemberships(caller.userId, {
+    limit: first ? page.limit - 1 : page.limit,
+    ...(last === undefined || last === PERSONAL_FIRST ? {} : { after: last }),
+  });
   const personalId = personalTeamIdOf(caller.userId);
   const ids = memberships.items.map((membership) => membership.teamId);
   const found = new Map(
@@ -75,7 +88,8 @@ export async function listTeams(caller: Caller, page: PageRequest): Promise<Page
     return team ? [shown(team, membership.role)] : [];
   });
   const teams = first ? [await personalTeam(caller.userId, found.get(personalId)), ...joined] : joined;
-  return { items: teams, nextCursor: memberships.nextCursor };
+  const lastShown = memberships.items.at(-1)?.teamId ?? PERSONAL_FIRST;
+  return { items: teams, nextCursor: memberships.more ? await encodeCursor(scope, lastShown) : null };
 }
 
 /** The team the request acts in, as its member sees it (the chain has read their role). */
@@ -111,5 +125,7 @@ export async function deleteTeam(caller: Caller): Promise<void> {
       `Team ${team.id} still has ${projects} project${projects === 1 ? '' : 's'}: delete ${projects === 1 ? 'it' : 'them'} first`,
     );
   }
+  // Its tokens first: none may act in a team that is going.
+  await revokeAllKeysOf(team.id, isoNow());
   if (!(await deleteTeamItems(team.id, caller.userId))) throw teamNotFound(team.id);
 }

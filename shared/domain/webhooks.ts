@@ -13,6 +13,7 @@ import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import { messageIdOf } from '#shared/webhooks/messages.ts';
 import { newWebhookSecret } from '#shared/webhooks/signer.ts';
 import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
+import { spansTeam } from './team-access.ts';
 
 export type { Webhook } from '#shared/db/webhooks.ts';
 
@@ -37,6 +38,7 @@ const unique = (events: readonly SubscribedEvent[]): SubscribedEvent[] => [...ne
 const notFound = (id: string) => new NotFoundError(`Webhook ${id} was not found`);
 
 export async function createWebhook(caller: Caller, input: CreateWebhookInput): Promise<CreatedWebhook> {
+  spansTeam(caller, "use webhooks, which receive every project's events");
   await checkTarget(input.url);
   const now = isoNow();
   const webhook: store.Webhook = {
@@ -59,11 +61,14 @@ export async function createWebhook(caller: Caller, input: CreateWebhookInput): 
   return { secret, webhook };
 }
 
-export const listWebhooks = (caller: Caller, page: PageRequest): Promise<Page<store.Webhook>> =>
-  store.listWebhooks(caller.team.partition, page);
+export async function listWebhooks(caller: Caller, page: PageRequest): Promise<Page<store.Webhook>> {
+  spansTeam(caller, "use webhooks, which receive every project's events");
+  return store.listWebhooks(caller.team.partition, page);
+}
 
 /** The caller's subscription, or 404: another user's is the same 404 as none. */
 export async function getWebhook(caller: Caller, id: string): Promise<store.Webhook> {
+  spansTeam(caller, "use webhooks, which receive every project's events");
   const webhook = await store.findWebhook(caller.team.partition, id);
   if (!webhook) throw notFound(id);
   return webhook;
@@ -74,6 +79,7 @@ export async function updateWebhook(
   id: string,
   input: UpdateWebhookInput,
 ): Promise<store.Webhook> {
+  spansTeam(caller, "use webhooks, which receive every project's events");
   if (input.url !== undefined) await checkTarget(input.url);
   const updated = await store.updateWebhook(caller.team.partition, id, {
     ...(input.url === undefined ? {} : { url: input.url }),
@@ -88,6 +94,7 @@ export async function updateWebhook(
 
 /** Deletes a subscription; its queued deliveries find it gone and stop. */
 export async function deleteWebhook(caller: Caller, id: string): Promise<void> {
+  spansTeam(caller, "use webhooks, which receive every project's events");
   if (!(await store.deleteWebhook(caller.team.partition, id))) throw notFound(id);
 }
 

@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { actsInTeam, type Route, takesIdempotencyKey } from '#shared/routes.ts';
+import { actsInTeam, isFallback, type Route, takesIdempotencyKey } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { requireEnv } from '#shared/runtime/env.ts';
@@ -29,7 +29,7 @@ import type {
 import { requestLifecycle } from './request-lifecycle.ts';
 import { replyResult } from './responses.ts';
 import { sourceThrottle } from './source-throttle.ts';
-import { teamScope } from './team-scope.ts';
+import { teamScope, usersOnly } from './team-scope.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
 import { namedHeaders, parseInput } from './validate-input.ts';
 
@@ -112,7 +112,11 @@ function timed(middleware: Middleware): Middleware {
 
 function admissionFor(route: Route): Middleware[] {
   if (route.access === 'apiKey') {
-    return [timed(apiKeyAuth(route.scope)), ...(actsInTeam(route) ? [teamScope(route)] : [])];
+    return [
+      timed(apiKeyAuth(route.scope)),
+      ...(!isFallback(route) && route.tokens === 'refused' ? [usersOnly()] : []),
+      ...(actsInTeam(route) ? [teamScope(route)] : []),
+    ];
   }
   if (route.access === 'authThrottled') return [timed(sourceThrottle())];
   return [];

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { authorize, confirmMembership, teamNamed } from '#shared/domain/team-access.ts';
+import { ForbiddenError } from '#shared/model/errors.ts';
 import type { EndpointRoute } from '#shared/routes.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
@@ -36,4 +37,17 @@ export function teamScope(
     if (route.permission !== undefined) authorize(caller, route.permission);
   };
   return { before, after };
+}
+
+/** Refuses a team token what only a user's key may do (a row's `tokens: 'refused'`). */
+export function usersOnly(): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
+  return {
+    before: (request) => {
+      if (request.context.state.caller?.token) {
+        throw new ForbiddenError(
+          "A team token acts as its team, not as a person: only a user's key may make this request",
+        );
+      }
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { Scope } from './scopes.ts';
+import type { TokenLimits } from './team-tokens.ts';
 import type { TeamContext } from './teams.ts';
 
 export type Role = 'admin' | 'member';
@@ -21,4 +22,9 @@ export interface Caller {
    * resources are read and written, and the role that decides what it may do there.
    */
   team: TeamContext;
+  /**
+   * Set when the key is a team token: it acts as its team (then `userId` is the team's id, under
+   * which its tokens are listed), within these limits.
+   */
+  token?: TokenLimits;
 }

@@ -51,6 +51,8 @@ function errorCodesOf(route: EndpointRoute): ErrorCode[] {
     ...(idempotent ? (['conflict', 'idempotency_key_reused'] as const) : []),
     // A team the caller is not in is 404; a role short of the row's permission is 403.
     ...(actsInTeam(route) ? (['not_found'] as const) : []),
+    // A team token asking what only a user's key may do.
+    ...(route.tokens === 'refused' ? (['forbidden'] as const) : []),
     ...(actsInTeam(route) && route.permission && !roleAllows('viewer', route.permission)
       ? (['forbidden'] as const)
       : []),

@@ -15,6 +15,7 @@ import { CreateKeyBody } from './keys.ts';
 import { PageQuery } from './page-query.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
+import { CreateTeamTokenBody, TokenParams } from './team-tokens.ts';
 import {
   AcceptInvitationBody,
   CreateInvitationBody,
@@ -65,6 +66,8 @@ export const requestSchemas = {
   CreateInvitationBody,
   InvitationParams,
   AcceptInvitationBody,
+  CreateTeamTokenBody,
+  TokenParams,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

@@ -36,6 +36,7 @@ import {
   Team,
   TeamList,
 } from './team-resources.ts';
+import { CreatedTeamToken, TeamToken, TeamTokenList } from './team-tokens.ts';
 
 /**
  * Every body a handler may reply with, by the name the route table gives it. The route table and the
@@ -75,6 +76,9 @@ export const responseBodies = {
   InvitationList,
   AcceptedInvitation,
   RoleList,
+  TeamToken,
+  CreatedTeamToken,
+  TeamTokenList,
   Health,
   OpenApiDocument: OpenApiDocumentBody,
   Text: TextBody,

@@ -340,9 +340,9 @@ describe('5. WAF', () => {
 });
 
 describe('6. costs', () => {
-  it('keeps the fixed monthly cost of the default stage at zero traffic under $30, as docs/costs.md says', () => {
+  it('keeps the fixed monthly cost of the default stage at zero traffic under $40, as docs/costs.md says', () => {
     const { lines, total } = fixedMonthlyCost(resources);
-    expect(total).toBeLessThan(30);
+    expect(total).toBeLessThan(40);
     const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'costs.md'), 'utf8');
     // The doc's table is this computation's: when the stack changes, the doc changes with it.
     for (const line of lines) {
@@ -387,6 +387,8 @@ describe('7. table alarms over every operation', () => {
   it.each(['SystemErrors'])('watches %s of deletes and transactions too', (metricName) => {
     // A log append's transaction checks the deployment's status (a condition check on its item).
     expect(operationsWatched('Deployments', metricName)).toEqual([
+      // A deployment read with the caller's membership of its team (shared/db/with-membership.ts).
+      'BatchGetItem',
       'DeleteItem',
       'GetItem',
       'PutItem',

@@ -709,6 +709,7 @@ describe('PlatformStack, hardened', () => {
       webhookDeliveries: 'WebhookDeliveriesTable',
       environment: 'EnvironmentTable',
       deploymentLogs: 'DeploymentLogsTable',
+      teams: 'TeamsTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),

@@ -132,6 +132,7 @@ describe('what holds data stays where it was', () => {
       'IdempotencyTable22A5A209',
       'ProjectsTableAA0A2089',
       'RateLimitsTable24B09F2E',
+      'TeamsTable',
       'UsersTable9725E9C8',
       'WebhookDeliveriesTable',
       'WebhooksTable',

@@ -30,6 +30,8 @@ function help(commands: Commands): string {
     '  --yes, -y              do what cannot be undone without asking',
     '  --api-url <url>        {base_url}, ending in /v1 (PLATFORM_API_URL; default http://localhost:3000/v1)',
     '  --backend-url <url>    {backend_url} (PLATFORM_BACKEND_URL; default: the API URL without /v1)',
+    '  --team <id or name>    act in this team (PLATFORM_TEAM; else the one `platform switch` chose;',
+    '                         else your personal team)',
     '',
     'The key: PLATFORM_API_KEY, else the one `platform login` stored in',
     '$XDG_CONFIG_HOME/platform/credentials.json (~/.config when unset).',
@@ -94,7 +96,9 @@ export async function run(argv: string[], io: IO, commands: Commands = allComman
       print(io.stdout, { json: { usage }, text: `Usage: ${usage}` }, json);
       return 0;
     }
-    if (args.length !== (command.args?.length ?? 0)) {
+    const names = command.args ?? [];
+    const required = names.filter((name) => !name.endsWith('?')).length;
+    if (args.length < required || args.length > names.length) {
       throw new CliError('usage_error', `Usage: platform ${command.usage}`);
     }
     const output = await command.run(contextOf(flags, args, io));

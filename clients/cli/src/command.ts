@@ -12,8 +12,13 @@ export interface Context {
   flags: Flags;
   args: string[];
   io: IO;
-  /** The client with the key in effect; throws not_logged_in when there is none. */
+  /**
+   * The client with the key in effect, acting in the team in effect (`teamChoice`); throws
+   * not_logged_in when there is no key.
+   */
   client(): Promise<PlatformClient>;
+  /** The team the user chose and how (--team, PLATFORM_TEAM, `platform switch`); none: personal. */
+  teamChoice(): Promise<TeamChoice | undefined>;
   /** A client without a key, on the servers in effect. */
   anonymous(): Promise<PlatformClient>;
   /** Asks before something that cannot be undone, unless --yes; refuses without a terminal. */
@@ -22,10 +27,16 @@ export interface Context {
   progress(line: string): void;
 }
 
+export interface TeamChoice {
+  /** A team id, or a name of one of the user's teams. */
+  ref: string;
+  from: 'flag' | 'env' | 'switched';
+}
+
 export interface Command {
   /** After `platform `: the words, the arguments, the flags. */
   usage: string;
-  /** The names of its positional arguments (exactly these many). */
+  /** The names of its positional arguments, in order; a name ending in `?` may be left out. */
   args?: string[];
   options?: Record<string, Option>;
   run(context: Context): Promise<Output>;

@@ -1,11 +1,13 @@
 import { PlatformClient } from '@platform-api/client';
-import type { Context } from './command.ts';
+import type { Context, TeamChoice } from './command.ts';
 import { type Credentials, readCredentials } from './credentials.ts';
 import { CliError, type Flags, string } from './flags.ts';
 import type { IO } from './io.ts';
+import { readSettings } from './settings.ts';
+import { teamId } from './team-ref.ts';
 
-// The servers and the key a command talks to (flags, then environment, then what `login` stored),
-// and the questions it may ask.
+// The servers, the key and the team a command talks to (flags, then environment, then what `login`
+// and `switch` stored), and the questions it may ask.
 
 const DEFAULT_API_URL = 'http://localhost:3000/v1';
 
@@ -26,16 +28,28 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
       ...(backendUrl || saved ? { backendUrl: backendUrl ?? saved?.backendUrl } : {}),
     };
   };
+  const teamChoice = async (): Promise<TeamChoice | undefined> => {
+    const flag = string(flags, 'team');
+    if (flag) return { ref: flag, from: 'flag' };
+    if (env.PLATFORM_TEAM) return { ref: env.PLATFORM_TEAM, from: 'env' };
+    const { team } = await readSettings(env);
+    return team ? { ref: team, from: 'switched' } : undefined;
+  };
   return {
     flags,
     args,
     io,
+    teamChoice,
     anonymous: async () => new PlatformClient(await servers()),
     async client() {
       const apiKey = env.PLATFORM_API_KEY || (await credentials())?.apiKey;
       if (!apiKey)
         throw new CliError('not_logged_in', 'Not logged in: run `platform login`, or set PLATFORM_API_KEY');
-      return new PlatformClient({ ...(await servers()), apiKey });
+      const client = new PlatformClient({ ...(await servers()), apiKey });
+      const choice = await teamChoice();
+      // A name costs a walk of the user's teams; an id (what `switch` stores) costs nothing.
+      if (choice) client.teamId = await teamId(client, choice.ref);
+      return client;
     },
     async confirm(what) {
       if (flags.yes) return;

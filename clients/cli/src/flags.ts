@@ -23,9 +23,10 @@ export const GLOBAL_OPTIONS: Record<string, Option> = {
   help: { type: 'boolean', short: 'h' },
   'api-url': { type: 'string' },
   'backend-url': { type: 'string' },
+  team: { type: 'string' },
 };
 /** The global flags that take a value (the command finder skips it). */
-export const GLOBAL_VALUES = ['--api-url', '--backend-url'];
+export const GLOBAL_VALUES = ['--api-url', '--backend-url', '--team'];
 
 /** What every list command takes. */
 export const LIST_OPTIONS: Record<string, Option> = { limit: { type: 'string' } };

@@ -2,7 +2,7 @@ import { errorOf } from './errors.ts';
 import { type FollowEvent, type FollowOptions, follow } from './follow.ts';
 import { type Groups, type OperationRow, operationTable } from './generated/operations.ts';
 import { backoff, retryAfterMs, sleep } from './retry.ts';
-import type { RequestOptions } from './types.ts';
+import type { TeamRequestOptions } from './types.ts';
 
 export interface ClientOptions {
   /** `{base_url}`, the versioned API, ending in `/v1` (locally `http://localhost:3000/v1`). */
@@ -11,6 +11,11 @@ export interface ClientOptions {
   backendUrl?: string;
   /** Sent as `Authorization: Bearer <apiKey>`; `auth.login` sets it, `auth.logout` clears it. */
   apiKey?: string;
+  /**
+   * The team every call that acts in one acts in (sent as `?teamId=`); a call's own `{ teamId }`
+   * option wins. Unset: a personal key acts in its user's personal team, a team token in its team.
+   */
+  teamId?: string;
   /** Any `fetch` (a test's, a proxy's); the global one unless given. */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
   /** Retries after the first attempt (network errors, 429, 5xx; never PATCH or a POST without its key). */
@@ -35,6 +40,8 @@ function newIdempotencyKey(): string {
 class Client {
   /** The API key the client sends; `auth.login` sets it, `auth.logout` clears it. */
   apiKey: string | undefined;
+  /** The team calls act in unless they name another (`{ teamId }`); may be changed at any time. */
+  teamId: string | undefined;
   /** `{base_url}`, without a trailing slash. */
   readonly baseUrl: string;
   /** `{backend_url}`, without a trailing slash. */
@@ -46,6 +53,7 @@ class Client {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.backendUrl = (options.backendUrl ?? this.baseUrl.replace(/\/v1$/, '')).replace(/\/+$/, '');
     this.apiKey = options.apiKey;
+    this.teamId = options.teamId;
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#maxRetries = options.maxRetries ?? 2;
     const groups = this as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>;
@@ -61,7 +69,9 @@ class Client {
 
   /** `deployments.follow`: the log stream, opened again after the last line whenever it ends early. */
   #follow(id: string, options?: FollowOptions): AsyncGenerator<FollowEvent, void> {
-    const url = `${this.baseUrl}/deployments/${encodeURIComponent(id)}/logs`;
+    const teamId = options?.teamId ?? this.teamId;
+    const team = teamId ? `?${new URLSearchParams({ teamId })}` : '';
+    const url = `${this.baseUrl}/deployments/${encodeURIComponent(id)}/logs${team}`;
     return follow((lastEventId, signal) => {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
@@ -76,7 +86,7 @@ class Client {
     let next = params.length;
     const body = row.body ? args[next++] : undefined;
     const query = (row.query ? args[next++] : undefined) as Query | undefined;
-    const options = (args[next] ?? {}) as RequestOptions;
+    const options = (args[next] ?? {}) as TeamRequestOptions;
     if (!row.items) return this.#call(row, params, body, query, options);
     const items = row.items;
     const page = (cursor?: string | null) =>
@@ -100,7 +110,13 @@ class Client {
     };
   }
 
-  async #call(row: Row, params: string[], body: unknown, query: Query | undefined, options: RequestOptions) {
+  async #call(
+    row: Row,
+    params: string[],
+    body: unknown,
+    query: Query | undefined,
+    options: TeamRequestOptions,
+  ) {
     let path = row.path;
     row.params?.forEach((name, i) => {
       path = path.replace(`{${name}}`, encodeURIComponent(params[i] ?? ''));
@@ -110,6 +126,8 @@ class Client {
       if (value !== undefined && value !== null)
         search.set(name, Array.isArray(value) ? value.join(',') : String(value));
     }
+    const teamId = row.team ? (options.teamId ?? this.teamId) : undefined;
+    if (teamId) search.set('teamId', teamId);
     const url = `${row.backend ? this.backendUrl : this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
     const headers: Record<string, string> = {};
     if (row.auth && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;

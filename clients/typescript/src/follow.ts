@@ -25,6 +25,8 @@ export interface FollowOptions {
   since?: number;
   /** Stops following: the iteration throws the signal's reason. */
   signal?: AbortSignal;
+  /** The team the deployment is in, instead of the client's `teamId`. */
+  teamId?: string;
 }
 
 /** What follow needs of the client: one request, with its key, that may be aborted. */

@@ -5,7 +5,16 @@ export type { FollowEvent, FollowOptions } from './follow.ts';
 export type { components, operations, paths } from './generated/openapi.ts';
 export type { Groups, OperationRow, WebhookEvent } from './generated/operations.ts';
 export { operationTable } from './generated/operations.ts';
-export type { Body, ItemOf, JsonReply, List, OperationId, Query, RequestOptions } from './types.ts';
+export type {
+  Body,
+  ItemOf,
+  JsonReply,
+  List,
+  OperationId,
+  Query,
+  RequestOptions,
+  TeamRequestOptions,
+} from './types.ts';
 export { verifyWebhook, type WebhookHeaders, WebhookVerificationError } from './webhooks.ts';
 
 import type { components } from './generated/openapi.ts';

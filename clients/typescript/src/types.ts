@@ -5,8 +5,14 @@ export type OperationId = keyof operations;
 
 type Parameters<I extends OperationId> = operations[I] extends { parameters: infer P } ? P : never;
 
-/** The query parameters of an operation. */
-export type Query<I extends OperationId> = NonNullable<Parameters<I> extends { query?: infer Q } ? Q : never>;
+/**
+ * The query parameters of an operation, but `teamId`: the client sends that one (its `teamId`, or a
+ * call's `TeamRequestOptions.teamId`).
+ */
+export type Query<I extends OperationId> = Omit<
+  NonNullable<Parameters<I> extends { query?: infer Q } ? Q : never>,
+  'teamId'
+>;
 
 /** The JSON request body of an operation. */
 export type Body<I extends OperationId> =
@@ -29,6 +35,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+}
+
+/** Per-call options of an operation that acts in a team (`?teamId=`). */
+export interface TeamRequestOptions extends RequestOptions {
+  /** Acts in this team for this call, instead of the client's `teamId`. */
+  teamId?: string;
 }
 
 /**

@@ -2,9 +2,10 @@ import { PlatformError } from '@platform-api/client';
 import type { Commands } from '../command.ts';
 import { forgetCredentials, writeCredentials } from '../credentials.ts';
 import { CliError, string } from '../flags.ts';
+import { forgetSettings } from '../settings.ts';
 
 // `platform login` and `platform logout`: the key a user's commands run with, kept in a file only its
-// owner can read.
+// owner can read. Both forget the team `platform switch` chose, which was the login's.
 
 export const authCommands: Commands = {
   login: {
@@ -30,6 +31,8 @@ export const authCommands: Commands = {
         email: result.user.email,
         expiresAt: result.expiresAt,
       });
+      // The team `switch` chose was the previous login's.
+      await forgetSettings(io.env);
       const { apiKey, ...shown } = result;
       return {
         json: flags['print-key'] ? result : shown,
@@ -49,7 +52,7 @@ export const authCommands: Commands = {
         if (!(error instanceof PlatformError && error.status === 401)) throw error;
         revoked = false;
       }
-      await forgetCredentials(io.env);
+      await Promise.all([forgetCredentials(io.env), forgetSettings(io.env)]);
       return {
         json: { loggedOut: true, revoked },
         text: revoked

@@ -2,10 +2,12 @@ import type { Commands } from '../command.ts';
 import { authCommands } from './auth.ts';
 import { deploymentCommands } from './deployments.ts';
 import { envCommands } from './env.ts';
+import { invitationCommands } from './invitations.ts';
 import { keyCommands } from './keys.ts';
 import { logCommands } from './logs.ts';
 import { productionCommands } from './production.ts';
 import { projectCommands } from './projects.ts';
+import { teamCommands } from './teams.ts';
 import { webhookCommands } from './webhooks.ts';
 
 // Every command, by group, in the order `platform --help` lists them. A new group (teams, tokens,
@@ -20,4 +22,6 @@ export const commands: Commands = {
   ...keyCommands,
   ...envCommands,
   ...webhookCommands,
+  ...teamCommands,
+  ...invitationCommands,
 };

@@ -481,6 +481,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{teamId}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A team's tokens, newest first, with when each was last used (admins; never their secrets) */
+        get: operations["listTeamTokens"];
+        put?: never;
+        /** Make a team token for CI (admins): it acts as the team, within its projects and targets, and always expires; the secret is shown once */
+        post: operations["createTeamToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{teamId}/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a team token, effective on its next request (admins) */
+        delete: operations["revokeTeamToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/accept": {
         parameters: {
             query?: never;
@@ -1278,6 +1313,31 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "viewer" | "developer" | "admin" | "owner";
+        };
+        /**
+         * @description Unknown fields are refused (400 naming the field).
+         * @example {
+         *       "name": "github actions",
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "targets": [
+         *         "preview"
+         *       ],
+         *       "expiresInDays": 90
+         *     }
+         */
+        CreateTeamTokenBody: {
+            /** @description Trimmed first; then 1 to 100 characters, no control characters. */
+            name: string;
+            scopes: ("read" | "write" | "build")[];
+            /** @description At most 100 projects of the team: the token reaches those only (others are 404, lists show only them, creating a project is 403). Every project of the team when absent. */
+            projectIds?: string[];
+            /** @description Without `production`, the token may not create, promote, roll back to or read the build environment of production deployments, nor write production variables. Both when absent. */
+            targets?: ("production" | "preview")[];
+            /** @description Required, 1 to 365: no token lives forever. */
+            expiresInDays: number;
         };
         /**
          * @description The code the inviter passed on.
@@ -2219,6 +2279,62 @@ export interface components {
             role: "viewer" | "developer" | "admin" | "owner";
             createdAt: components["schemas"]["Timestamp"];
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A new team token: `apiKey` is its secret, shown this once (only its SHA-256 digest is stored). */
+        CreatedTeamToken: {
+            apiKey: string;
+            token: components["schemas"]["TeamToken"];
+        };
+        /**
+         * @description A team token as its team sees it: never the secret, never its digest.
+         * @example {
+         *       "id": "key_01JD8Z5C6D7E8F9G0H1J2K3M4N",
+         *       "name": "github actions",
+         *       "prefix": "platt_3xAm",
+         *       "last4": "k9F3",
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "projectIds": null,
+         *       "targets": [
+         *         "preview"
+         *       ],
+         *       "createdBy": "usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y",
+         *       "createdAt": "2026-11-25T09:15:00.000Z",
+         *       "expiresAt": "2027-02-23T09:15:00.000Z",
+         *       "lastUsedAt": null
+         *     }
+         */
+        TeamToken: {
+            /**
+             * @description `key_` and a ULID: opaque to clients, sorts by creation time
+             * @example key_01JD8Z5C6D7E8F9G0H1J2K3M4N
+             */
+            id: string;
+            name: string;
+            /** @description The token's first 10 characters (`platt_` says it is a team token): enough to recognise it, not to use it. */
+            prefix: string;
+            last4: string;
+            scopes: ("read" | "write" | "build")[];
+            /** @description The projects it is limited to; null for every project of the team. */
+            projectIds: string[] | null;
+            targets: ("production" | "preview")[];
+            /** @description The user who made it. The token outlives their membership: it acts as the team. */
+            createdBy: string;
+            createdAt: components["schemas"]["Timestamp"];
+            expiresAt: components["schemas"]["Timestamp"];
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+            revokedAt?: components["schemas"]["Timestamp"];
+        };
+        /** @description A team's tokens, newest first. */
+        TeamTokenList: {
+            tokens: components["schemas"]["TeamToken"][];
+            /**
+             * @description Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         /** @description The team joined, and the role held there. */
         AcceptedInvitation: {
@@ -8989,6 +9105,439 @@ export interface operations {
         };
     };
     revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A team id as the API returned it; one of another shape answers 404, like an unknown one. */
+                teamId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    listTeamTokens: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 20 unless given. */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. Signed: a changed or foreign cursor answers 400. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A team id as the API returned it; one of another shape answers 404, like an unknown one. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamTokenList"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    createTeamToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer (with `Idempotency-Replayed: true`) instead of running again; with another request it is a 422, and while the first still runs a 409. Keys are per user; 1 to 255 visible ASCII characters. Answers of 500 and above, and validation failures, are not kept. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A team id as the API returned it; one of another shape answers 404, like an unknown one. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamTokenBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedTeamToken"];
+                };
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            /** @description `payload_too_large`: The request body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeError"];
+                };
+            };
+            /** @description `unsupported_media_type`: A request body must be sent as `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+                };
+            };
+            /** @description `idempotency_key_reused`: The `Idempotency-Key` was already used with a different request. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdempotencyKeyReusedError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    revokeTeamToken: {
         parameters: {
             query?: never;
             header?: never;

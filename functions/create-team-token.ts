@@ -1,0 +1,13 @@
+import { createTeamToken } from '#shared/domain/team-tokens.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { CreateTeamTokenBody } from '#shared/schemas/team-tokens.ts';
+import { TeamParams } from '#shared/schemas/teams.ts';
+
+export const handler = keyEndpoint(
+  'create-team-token',
+  { params: TeamParams, body: CreateTeamTokenBody },
+  async ({ caller, body, request, reply }) => {
+    const created = await createTeamToken(caller, body);
+    return reply.createdWithId(created, request.path, created.token.id);
+  },
+);

@@ -1,0 +1,13 @@
+import { listTeamTokens } from '#shared/domain/team-tokens.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { PageQuery, pageOf } from '#shared/schemas/common.ts';
+import { TeamParams } from '#shared/schemas/teams.ts';
+
+export const handler = keyEndpoint(
+  'list-team-tokens',
+  { params: TeamParams, query: PageQuery },
+  async ({ caller, query, reply }) => {
+    const page = await listTeamTokens(caller, pageOf(query));
+    return reply.ok({ tokens: page.items, nextCursor: page.nextCursor });
+  },
+);

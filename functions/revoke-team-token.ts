@@ -1,0 +1,12 @@
+import { revokeTeamToken } from '#shared/domain/team-tokens.ts';
+import { keyEndpoint } from '#shared/http/endpoint.ts';
+import { TokenParams } from '#shared/schemas/team-tokens.ts';
+
+export const handler = keyEndpoint(
+  'revoke-team-token',
+  { params: TokenParams },
+  async ({ caller, params, reply }) => {
+    await revokeTeamToken(caller, params.id);
+    return reply.noContent();
+  },
+);
