@@ -66,6 +66,11 @@ export async function startSqsStandIn(
     url: `http://127.0.0.1:${port}/000000000000/webhook-deliveries`,
     bodies,
     headers,
-    close: () => new Promise((done) => server.close(() => done())),
+    // The sender keeps its connection open for the next call, as the SDK's handler does.
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
