@@ -1,6 +1,6 @@
 import { deleteVariable } from '#shared/domain/environment.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { VariableParams } from '#shared/schemas/environment.ts';
+import { VariableParams } from '#shared/schemas/variable-params.ts';
 
 export const handler = keyEndpoint(
   'delete-environment-variable',

@@ -4,8 +4,9 @@ import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { eventStream, wantsEventStream } from '#shared/http/event-stream.ts';
 import { readerGone, streamedEndpoint } from '#shared/http/streaming.ts';
 import { config } from '#shared/runtime/config.ts';
-import { IdParams, pageOf } from '#shared/schemas/common.ts';
-import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployment-logs.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployment-log-query.ts';
+import { pageOf } from '#shared/schemas/page-query.ts';
 
 // One function for both answers of GET /deployments/{id}/logs (API Gateway integrates a method with
 // one function, and a streaming integration invokes it streaming either way): a page of JSON, or,

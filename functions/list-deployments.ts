@@ -1,7 +1,7 @@
 import { listDeployments } from '#shared/domain/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { pageOf } from '#shared/schemas/common.ts';
 import { DeploymentsQuery } from '#shared/schemas/deployments.ts';
+import { pageOf } from '#shared/schemas/page-query.ts';
 
 export const handler = keyEndpoint(
   'list-deployments',

@@ -1,6 +1,7 @@
 import { listEnvironment } from '#shared/domain/environment.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { IdParams, PageQuery, pageOf } from '#shared/schemas/common.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
 
 export const handler = keyEndpoint(
   'list-environment',

@@ -1,6 +1,6 @@
 import { listTeamTokens } from '#shared/domain/team-tokens.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { PageQuery, pageOf } from '#shared/schemas/common.ts';
+import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
 import { TeamParams } from '#shared/schemas/teams.ts';
 
 export const handler = keyEndpoint(

@@ -1,6 +1,7 @@
 import { listWebhookDeliveries } from '#shared/domain/webhooks.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { IdParams, PageQuery, pageOf } from '#shared/schemas/common.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
 
 export const handler = keyEndpoint(
   'list-webhook-deliveries',

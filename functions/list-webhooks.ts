@@ -1,6 +1,6 @@
 import { listWebhooks } from '#shared/domain/webhooks.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { PageQuery, pageOf } from '#shared/schemas/common.ts';
+import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
 
 export const handler = keyEndpoint(
   'list-webhooks',

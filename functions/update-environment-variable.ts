@@ -1,6 +1,7 @@
 import { updateVariable } from '#shared/domain/environment.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { UpdateVariableBody, VariableParams } from '#shared/schemas/environment.ts';
+import { UpdateVariableBody } from '#shared/schemas/environment-update.ts';
+import { VariableParams } from '#shared/schemas/variable-params.ts';
 
 export const handler = keyEndpoint(
   'update-environment-variable',

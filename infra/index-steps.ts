@@ -1,4 +1,5 @@
 import type { IndexDefinition, TableDefinition } from '../shared/db/tables.ts';
+import { type IndexUpgrade, indexUpgrades } from './index-upgrades.ts';
 
 // A deployed stack reaches the declared indexes one change at a time: CloudFormation creates or
 // deletes at most one global secondary index per table in one stack update. Step 0 is the stack as
@@ -10,18 +11,23 @@ import type { IndexDefinition, TableDefinition } from '../shared/db/tables.ts';
 export type NamedIndex = IndexDefinition & { name: string };
 
 /** How many steps a table's upgrade takes. */
-export const stepsOf = (table: TableDefinition): number =>
-  (table.upgrade?.added.length ?? 0) + (table.upgrade?.retired.length ?? 0);
+const stepsOf = (upgrade: IndexUpgrade): number => upgrade.added.length + upgrade.retired.length;
 
-/** The steps the slowest table takes: after that many, every table has its declared indexes. */
-export const upgradeSteps = (tables: readonly TableDefinition[]): number =>
-  Math.max(0, ...tables.map(stepsOf));
+/** The steps the slowest table takes (infra/index-upgrades.ts): after that many, every table has its declared indexes. */
+export const upgradeSteps = (): number => Math.max(0, ...Object.values(indexUpgrades).map(stepsOf));
 
-/** The indexes a table has at upgrade step `step` (the declaration when undefined or past its last). */
-export function indexesAtStep(table: TableDefinition, step?: number): NamedIndex[] {
+/**
+ * The indexes a table has at upgrade step `step` (the declaration when undefined or past its last),
+ * given its upgrade (infra/index-upgrades.ts), if it has one.
+ */
+export function indexesAtStep(
+  table: TableDefinition,
+  upgrade: IndexUpgrade | undefined,
+  step?: number,
+): NamedIndex[] {
   const declared = Object.entries(table.indexes ?? {}).map(([name, index]) => ({ ...index, name }));
-  if (step === undefined || !table.upgrade) return declared;
-  const { added, retired } = table.upgrade;
+  if (step === undefined || !upgrade) return declared;
+  const { added, retired } = upgrade;
   const notYetAdded = new Set(added.slice(Math.max(0, step)));
   const stillThere = retired.slice(Math.max(0, step - added.length));
   return [...declared.filter((index) => !notYetAdded.has(index.name)), ...stillThere];

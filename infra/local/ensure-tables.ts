@@ -8,7 +8,8 @@ import {
   ResourceNotFoundException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { type Projection, type TableDefinition, tables } from '#shared/db/tables.ts';
+import { indexUpgrades, type RetiredIndex } from '#infra/index-upgrades.ts';
+import { type Projection, type TableDefinition, tableKeys, tables } from '#shared/db/tables.ts';
 
 // Creates the tables that are missing, from the same declaration the CDK stack uses.
 
@@ -74,9 +75,14 @@ async function describe(
  * declaration: drops the retired ones (DynamoDB Local, unlike CloudFormation, takes them in one go)
  * and adds the missing ones.
  */
-async function addMissingIndexes(client: DynamoDBClient, table: TableDefinition, existing: string[]) {
+async function addMissingIndexes(
+  client: DynamoDBClient,
+  table: TableDefinition,
+  retiredIndexes: readonly RetiredIndex[],
+  existing: string[],
+) {
   const wanted = createTableInput(table.localName, table);
-  for (const retired of table.upgrade?.retired ?? []) {
+  for (const retired of retiredIndexes) {
     if (!existing.includes(retired.name)) continue;
     await client.send(
       new UpdateTableCommand({
@@ -109,10 +115,11 @@ export async function createTableAs(
 /** Creates every declared table that does not exist yet, under its local name, and adds missing indexes. */
 export async function ensureTables(client: DynamoDBClient): Promise<string[]> {
   const createdNames: string[] = [];
-  for (const table of Object.values(tables) as TableDefinition[]) {
+  for (const key of tableKeys) {
+    const table: TableDefinition = tables[key];
     const existing = await describe(client, table.localName);
     if (existing) {
-      await addMissingIndexes(client, table, existing.indexes);
+      await addMissingIndexes(client, table, indexUpgrades[key]?.retired ?? [], existing.indexes);
       if (table.stream && !existing.streaming) {
         // A table kept in `.data` from before it streamed its changes.
         await client.send(

@@ -148,7 +148,7 @@ const PURGE_PAGE = 25;
  */
 export async function purgeProjectDeployments(projectId: string, until: number): Promise<boolean> {
   for (;;) {
-    const { Items = [] } = await db.send(
+    const { Items = [], LastEvaluatedKey } = await db.send(
       new QueryCommand({
         TableName: table(),
         IndexName: indexes.deployments.byProject.name,
@@ -159,7 +159,6 @@ export async function purgeProjectDeployments(projectId: string, until: number):
         Limit: PURGE_PAGE,
       }),
     );
-    if (Items.length === 0) return true;
     const logsGone = await Promise.all(
       Items.map(async (item) => {
         if (!(await purgeLog(String(item.id), until))) return false;
@@ -167,6 +166,9 @@ export async function purgeProjectDeployments(projectId: string, until: number):
         return true;
       }),
     );
-    if (clock.now() >= until || !logsGone.every(Boolean)) return false;
+    if (!logsGone.every(Boolean)) return false;
+    // The query's last page (no key to go on from): every deployment it found is gone, logs first.
+    if (LastEvaluatedKey === undefined) return true;
+    if (clock.now() >= until) return false;
   }
 }

@@ -113,7 +113,7 @@ const PURGE_PAGE = 25;
  */
 export async function purgeEnvironment(projectId: string, until: number): Promise<boolean> {
   for (;;) {
-    const { Items = [] } = await db.send(
+    const { Items = [], LastEvaluatedKey } = await db.send(
       new QueryCommand({
         TableName: table(),
         KeyConditionExpression: 'projectId = :project',
@@ -122,12 +122,13 @@ export async function purgeEnvironment(projectId: string, until: number): Promis
         Limit: PURGE_PAGE,
       }),
     );
-    if (Items.length === 0) return true;
     await Promise.all(
       Items.map((item) =>
         db.send(new DeleteCommand({ TableName: table(), Key: { projectId, sk: item.sk } })),
       ),
     );
+    // The query's last page (no key to go on from): what it found is all there was, now deleted.
+    if (LastEvaluatedKey === undefined) return true;
     if (clock.now() >= until) return false;
   }
 }

@@ -24,11 +24,6 @@ export interface IndexDefinition {
   projection?: Projection;
 }
 
-/** An index a deployed stack may still have: removed one per deploy step (docs/upgrading-indexes.md). */
-export interface RetiredIndex extends IndexDefinition {
-  name: string;
-}
-
 export interface TableDefinition {
   /** Environment variable that carries the deployed table's name. */
   envVar: string;
@@ -37,13 +32,6 @@ export interface TableDefinition {
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
   indexes?: Record<string, IndexDefinition>;
-  /**
-   * How a stack deployed before the current indexes gets to them, one index change per deploy step
-   * (CloudFormation changes one global secondary index per table update): the declared indexes that
-   * are new, added first in this order, then the retired ones, removed in this order.
-   * infra/index-steps.ts turns this into each step's indexes.
-   */
-  upgrade?: { added: readonly string[]; retired: readonly RetiredIndex[] };
   /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
   ttlAttribute?: string;
   /**
@@ -69,10 +57,6 @@ export const tables = {
     localName: 'platform-api-keys',
     partitionKey: 'keyHash',
     indexes: { ownerKeys: { partitionKey: 'userId', sortKey: 'keyId', projection: 'KEYS_ONLY' } },
-    upgrade: {
-      added: ['ownerKeys'],
-      retired: [{ name: 'byOwner', partitionKey: 'userId', sortKey: 'keyId' }],
-    },
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
   },
@@ -127,18 +111,6 @@ export const tables = {
     partitionKey: 'ownerId',
     sortKey: 'id',
     indexes: { byProject: { partitionKey: 'projectId', sortKey: 'id' } },
-    upgrade: {
-      added: [],
-      retired: [
-        { name: 'byProjectStatus', partitionKey: 'projectStatus', sortKey: 'id' },
-        { name: 'byProjectBranch', partitionKey: 'projectBranch', sortKey: 'id' },
-        { name: 'byProjectBranchStatus', partitionKey: 'projectBranchStatus', sortKey: 'id' },
-        { name: 'byOwnerStatus', partitionKey: 'ownerStatus', sortKey: 'id' },
-        { name: 'byOwnerBranch', partitionKey: 'ownerBranch', sortKey: 'id' },
-        { name: 'byOwnerBranchStatus', partitionKey: 'ownerBranchStatus', sortKey: 'id' },
-        { name: 'unfinished', partitionKey: 'activeStatus', sortKey: 'id' },
-      ],
-    },
     pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },

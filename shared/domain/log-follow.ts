@@ -10,9 +10,10 @@ import { type HeldPlace, holdPlace } from './held-requests.ts';
 import { reaches } from './team-access.ts';
 
 // Following a deployment's build log: the stored lines after a point, then new ones as they come,
-// the deployment's status on connect and at each change, and the end once it is terminal and every
-// line has been sent. Each round reads the deployment, then the lines after the last one sent (both
-// consistent): two reads a round, one round per `pollMs`.
+// the deployment's status on connect and each new one a round sees (one held for less than a round
+// may go unsent; its history, GET /deployments/{id}/events, has every one), and the end once it is
+// terminal and every line has been sent. Each round reads the deployment, then the lines after the
+// last one sent (both consistent): two reads a round, one round per `pollMs`.
 //
 // Each round reads the lines first, then, if the deployment read before them (at the end of the
 // previous round) changed status, sends the change.

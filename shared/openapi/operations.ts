@@ -15,9 +15,9 @@ import {
   scopesAccepted,
   takesIdempotencyKey,
 } from '#shared/routes.ts';
-import { TeamQuery } from '#shared/schemas/common.ts';
 import { requestSchemas } from '#shared/schemas/requests.ts';
 import { responseBodies } from '#shared/schemas/responses.ts';
+import { TeamQuery } from '#shared/schemas/team-query.ts';
 import { byStatus, errorResponseOf } from './error-responses.ts';
 import { IdempotencyKeyHeader, type RateLimitHeaders, responseHeaders } from './headers.ts';
 

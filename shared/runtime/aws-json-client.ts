@@ -128,9 +128,12 @@ export class AwsJsonClient {
     return this.endpoint;
   }
 
-  /** One action: `input` as JSON, its answer parsed; retried as the SDK retries, else thrown. */
-  async call<T>(action: string, input: Record<string, unknown>): Promise<T> {
-    const url = await this.endpointUrl();
+  /**
+   * One action: `input` as JSON, its answer parsed; retried as the SDK retries, else thrown. `endpoint`
+   * takes the place of the configured one (SQS: the queue URL's host, as the SDK's client sends there).
+   */
+  async call<T>(action: string, input: Record<string, unknown>, endpoint?: URL): Promise<T> {
+    const url = endpoint ?? (await this.endpointUrl());
     const body = JSON.stringify(input);
     let token = await this.retries.acquireInitialRetryToken(`${this.service.signingName}:${action}`);
     for (;;) {

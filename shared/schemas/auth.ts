@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { atMost, DisplayName } from './common.ts';
+import { atMost } from './common.ts';
+import { DisplayName } from './names.ts';
 
 // Emails are compared in one form: trimmed and lower-cased before anything else sees them.
 export const Email = z

@@ -7,12 +7,11 @@ import {
   MAX_LOG_BYTES,
   utf8Bytes,
 } from '#shared/model/deployment-logs.ts';
-import { PageQuery } from './common.ts';
 import { Timestamp } from './scalars.ts';
 
-// A deployment's build log: what a build appends and the query that pages or follows it (what a reader
-// gets back is in deployment-log-resources.ts, which only the document loads). The limits are the
-// model's (shared/model/deployment-logs.ts).
+// What a build appends to a deployment's log (the query that pages or follows it is in
+// deployment-log-query.ts, what a reader gets back in deployment-log-resources.ts, which only the
+// document loads). The limits are the model's (shared/model/deployment-logs.ts).
 
 const LineText = z
   .string()
@@ -54,38 +53,3 @@ export const AppendLogsBody = z
   });
 
 export type AppendLogsInput = z.output<typeof AppendLogsBody>;
-
-/** How the document shows a sequence number in the query: the number it is. */
-const asSequence = ({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void => {
-  delete jsonSchema.pattern;
-  Object.assign(jsonSchema, { type: 'integer', minimum: 0 });
-};
-
-const Sequence = z.pipe(
-  z.string().check(z.regex(/^[0-9]{1,9}$/, 'must be a whole number of at least 0')),
-  z.transform((value: string) => Number(value)),
-);
-
-/** `?limit=&cursor=&since=&follow=` on a deployment's log. */
-export const LogQuery = z.extend(PageQuery, {
-  since: z.optional(Sequence).register(z.globalRegistry, {
-    description:
-      'Only lines after this sequence number (exclusive). On a stream, `Last-Event-ID` wins over it.',
-    override: asSequence,
-  }),
-  follow: z.optional(z.enum(['1', 'true', '0', 'false'])).register(z.globalRegistry, {
-    description:
-      '`1` (or `true`) answers `text/event-stream`, as `Accept: text/event-stream` does: the stored lines, then new ones as they come.',
-  }),
-});
-
-export type LogQueryInput = z.output<typeof LogQuery>;
-
-/** The header a reconnecting event stream sends (browsers' EventSource sends it by itself). */
-export const LogStreamHeaders = z.object({
-  'Last-Event-ID': z.optional(Sequence).register(z.globalRegistry, {
-    description:
-      'On a stream: the `id` of the last event received (a line number). The stream resumes after it: nothing missed, nothing twice. Wins over `since`.',
-    override: asSequence,
-  }),
-});

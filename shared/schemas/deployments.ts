@@ -6,7 +6,9 @@ import {
 } from '#shared/model/deployment-states.ts';
 import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
 import { hasControlCharacter } from '#shared/model/text.ts';
-import { atMost, BranchName, PageQuery } from './common.ts';
+import { atMost } from './common.ts';
+import { BranchName } from './names.ts';
+import { PageQuery } from './page-query.ts';
 
 /**
  * An id a client names a deployment or project by; its prefix and form are checked where it is looked

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { SCOPES } from '#shared/model/scopes.ts';
-import { DisplayName } from './common.ts';
+import { DisplayName } from './names.ts';
 
 // API keys a user manages: the request to make one, and a key as its owner sees it (never the
 // plaintext after the 201, never the digest).

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { atMost, BranchName, DisplayName } from './common.ts';
+import { atMost } from './common.ts';
+import { BranchName, DisplayName } from './names.ts';
 
 // An https URL or a GitHub-style `owner/name`.
 const REPOSITORY = /^(https:\/\/[^\s/$.?#][^\s]*|[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)$/;

@@ -1,6 +1,7 @@
 import { LoginBody, RegisterBody } from './auth.ts';
-import { IdParams, PageQuery } from './common.ts';
-import { AppendLogsBody, LogQuery, LogStreamHeaders } from './deployment-logs.ts';
+import { IdParams } from './common.ts';
+import { LogQuery, LogStreamHeaders } from './deployment-log-query.ts';
+import { AppendLogsBody } from './deployment-logs.ts';
 import {
   CreateDeploymentBody,
   DeploymentsQuery,
@@ -9,13 +10,10 @@ import {
   WaitQuery,
 } from './deployments.ts';
 import { CreateDomainBody, DomainParams } from './domains.ts';
-import {
-  CreateVariableBody,
-  ReplaceEnvironmentBody,
-  UpdateVariableBody,
-  VariableParams,
-} from './environment.ts';
+import { CreateVariableBody, ReplaceEnvironmentBody } from './environment.ts';
+import { UpdateVariableBody } from './environment-update.ts';
 import { CreateKeyBody } from './keys.ts';
+import { PageQuery } from './page-query.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
 import { CreateTeamTokenBody, TokenParams } from './team-tokens.ts';
@@ -29,6 +27,7 @@ import {
   UpdateMemberBody,
   UpdateTeamBody,
 } from './teams.ts';
+import { VariableParams } from './variable-params.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
 
 /**

@@ -5,14 +5,20 @@ import { ID_PATTERN } from '#shared/model/ids.ts';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { SUBSCRIBABLE_EVENTS } from '#shared/model/webhook-events.ts';
-import { NextCursor, Timestamp } from './scalars.ts';
+import { Timestamp } from './scalars.ts';
 
 // What the API answers about its resources. The domain's types are these schemas' outputs, and the
 // handlers' replies are typed from them through the route table, so a field cannot be returned
 // without being here; the OpenAPI document renders them as components (`id` below). Only the
 // document imports this module at run time: function bundles see its types, not its code.
 
-export { NextCursor, Timestamp };
+export { Timestamp };
+
+export const NextCursor = z.nullable(z.string()).register(z.globalRegistry, {
+  description:
+    'Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.',
+  examples: [null],
+});
 
 export const prefixedId = (prefix: string, example: string) =>
   z

@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { MAX_TOKEN_DAYS, MAX_TOKEN_PROJECTS } from '#shared/model/team-tokens.ts';
-import { atMost, DisplayName } from './common.ts';
+import { atMost } from './common.ts';
+import { DisplayName } from './names.ts';
 import { NextCursor, prefixedId, Timestamp } from './resources.ts';
 import { TeamParams } from './teams.ts';
 

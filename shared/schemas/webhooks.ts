@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { hasControlCharacter } from '#shared/model/text.ts';
 import { SUBSCRIBABLE_EVENTS } from '#shared/model/webhook-events.ts';
-import { atMost, DisplayName } from './common.ts';
+import { atMost } from './common.ts';
+import { DisplayName } from './names.ts';
 
 // Webhook subscriptions: what a client sends to make or change one. Where a URL may point (https
 // only in the stack, never an internal address) is the domain's check (shared/webhooks/targets.ts):

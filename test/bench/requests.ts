@@ -59,7 +59,7 @@ export interface Disposables {
 /** The URL of the bench's webhooks: https on a documentation address (RFC 5737), never called. */
 export const BENCH_WEBHOOK_URL = 'https://203.0.113.80/bench';
 
-/** The custom resource's function (infra/platform-stack.ts), by its description. */
+/** The custom resource's function (infra/custom-resources/key-signing-public-key-resource.ts), by its description. */
 const CUSTOM_RESOURCE = /^Custom resource: /;
 
 /**

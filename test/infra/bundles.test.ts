@@ -342,8 +342,9 @@ it('serves the published OpenAPI document from beside the docs bundle', async ()
   );
 });
 
-// The queue path as Lambda runs it: the SDK's SQS client inside the bundle serializes, signs and
-// checks the MD5 of each message against a stand-in that speaks SQS's JSON protocol on loopback.
+// The queue path as Lambda runs it: the bundle's SQS sender (shared/webhooks/sqs.ts, the SDK's signer
+// and HTTP handler) serializes, signs and checks the MD5 of each message against a stand-in that
+// speaks SQS's JSON protocol on loopback.
 it("enqueues a webhook's test ping on SQS through the client its bundle ships", async () => {
   const queue = await startSqsStandIn();
   try {
@@ -364,7 +365,7 @@ it("enqueues a webhook's test ping on SQS through the client its bundle ships", 
     const env = {
       ...environmentOf(ping.variables),
       WEBHOOK_QUEUE_URL: queue.url,
-      // What Lambda gives the role's credentials in: the SQS client signs with them.
+      // What Lambda gives the role's credentials in: the SQS sender signs with them.
       AWS_ACCESS_KEY_ID: 'ASIABUNDLETEST',
       AWS_SECRET_ACCESS_KEY: 'bundle-test-secret',
     };
