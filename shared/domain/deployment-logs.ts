@@ -15,7 +15,7 @@ import { isIdOf } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { AppendLogsInput } from '#shared/schemas/deployment-logs.ts';
 import { secretValuesOf } from './log-masking.ts';
-import { mustReachDeployment, reaches } from './team-access.ts';
+import { mustReachDeployment, reaches } from './token-reach.ts';
 
 // A deployment's build log: appending (a build, with a `build` key) while it is queued or building,
 // secrets masked before anything is stored; reading it oldest first, a page at a time. Only a `build`

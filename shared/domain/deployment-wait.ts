@@ -5,7 +5,7 @@ import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { holdPlace } from './held-requests.ts';
-import { reaches } from './team-access.ts';
+import { reaches } from './token-reach.ts';
 
 // Waiting for a deployment to reach a state: a long poll of its item. One consistent GetItem at the
 // start, then one every POLL_MS until it is in a state waited for or the time is up; so a wait costs

@@ -17,7 +17,9 @@ import type {
 import { projectWithVariablesHead, snapshotForDeployment } from './environment.ts';
 import { promoteIfNewer } from './production.ts';
 import { getProject } from './projects.ts';
-import { authorize, mayTarget, mustReachDeployment, reaches, readInTeam } from './team-access.ts';
+import { authorize } from './team-access.ts';
+import { readInTeam } from './team-reads.ts';
+import { mayTarget, mustReachDeployment, reaches } from './token-reach.ts';
 
 export type { Deployment, DeploymentEvent } from '#shared/db/deployments.ts';
 

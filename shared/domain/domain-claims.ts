@@ -9,7 +9,7 @@ import { clock } from '#shared/runtime/clock.ts';
 import type { CreateDomainInput } from '#shared/schemas/domains.ts';
 import { recordsToAdd } from './domain-checks.ts';
 import { domainSettings } from './domain-settings.ts';
-import { reaches } from './team-access.ts';
+import { reaches } from './token-reach.ts';
 
 // Adding a custom domain to a project: the name normalised and checked (the Public Suffix List is
 // loaded by this module alone), then claimed in one transaction that also checks the project and

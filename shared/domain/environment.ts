@@ -35,7 +35,9 @@ import type {
   EnvironmentVariable as EnvironmentVariableSchema,
 } from '#shared/schemas/environment-resources.ts';
 import { getProject } from './projects.ts';
-import { authorize, mayTarget, mustReachDeployment, readInTeam } from './team-access.ts';
+import { authorize } from './team-access.ts';
+import { readInTeam } from './team-reads.ts';
+import { mayTarget, mustReachDeployment } from './token-reach.ts';
 
 // A project's environment variables, and what a deployment builds with.
 //

@@ -7,7 +7,7 @@ import { isIdOf } from '#shared/model/ids.ts';
 import { outsideAnyRequest, withDeadline } from '#shared/runtime/deadline.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { type HeldPlace, holdPlace } from './held-requests.ts';
-import { reaches } from './team-access.ts';
+import { reaches } from './token-reach.ts';
 
 // Following a deployment's build log: the stored lines after a point, then new ones as they come,
 // the deployment's status on connect and each new one a round sees (one held for less than a round

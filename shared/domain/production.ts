@@ -10,7 +10,7 @@ import { movesForward, type ProductionReason } from '#shared/model/production.ts
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
-import { mayTarget, mustReachProject } from './team-access.ts';
+import { mayTarget, mustReachProject } from './token-reach.ts';
 
 // What moves a project's production pointer, and what does not:
 // - automatic: a `production` deployment that becomes ready, if it was created after the one in

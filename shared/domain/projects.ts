@@ -8,7 +8,8 @@ import { isIdOf, newId } from '#shared/model/ids.ts';
 import { clock, isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
-import { reaches, readInTeam, spansTeam } from './team-access.ts';
+import { readInTeam } from './team-reads.ts';
+import { reaches, spansTeam } from './token-reach.ts';
 
 export type { Project } from '#shared/db/projects.ts';
 

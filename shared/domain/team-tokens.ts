@@ -10,7 +10,8 @@ import { isIdOf } from '#shared/model/ids.ts';
 import { scopesOf } from '#shared/model/scopes.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type { CreateTeamTokenInput, TeamToken as TeamTokenSchema } from '#shared/schemas/team-tokens.ts';
+import type { TeamToken as TeamTokenSchema } from '#shared/schemas/team-token-resources.ts';
+import type { CreateTeamTokenInput } from '#shared/schemas/team-tokens.ts';
 import { issueApiKey } from './api-keys.ts';
 import { putKeyWithinCap } from './key-cap.ts';
 

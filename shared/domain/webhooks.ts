@@ -13,7 +13,7 @@ import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import { messageIdOf } from '#shared/webhooks/messages.ts';
 import { newWebhookSecret } from '#shared/webhooks/signer.ts';
 import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
-import { spansTeam } from './team-access.ts';
+import { spansTeam } from './token-reach.ts';
 
 export type { Webhook } from '#shared/db/webhooks.ts';
 

@@ -37,7 +37,7 @@ import {
   Team,
   TeamList,
 } from './team-resources.ts';
-import { CreatedTeamToken, TeamToken, TeamTokenList } from './team-tokens.ts';
+import { CreatedTeamToken, TeamToken, TeamTokenList } from './team-token-resources.ts';
 
 /**
  * Every body a handler may reply with, by the name the route table gives it. The route table and the
