@@ -94,7 +94,7 @@ export async function coldRounds(
   standIns: StandIns,
   rounds: number,
 ): Promise<ColdRows> {
-  const bareEvent = async () => ({ ownerId: data.ownerId, id: data.projectId });
+  const bareEvent = async () => ({ ownerId: data.partition, id: data.projectId });
   const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, ['200']);
   const bareUntraced = planOf(synthesized.bareUntraced, synthesized.bareUntraced.name, bareEvent, ['200']);
   const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, ['200']);

@@ -3,7 +3,9 @@
 // index, ./metering-proxy.ts); the requests go through the local gateway, the handlers Lambda runs.
 // Per route: calls, capacity units, the Lambda GB-seconds at the measured duration and the route's
 // memory, and the cost per million requests at the list prices below; then a deployment's life.
-// BENCH_COST_ROUNDS (default 5) requests per route; the figures are the median round's.
+// BENCH_COST_ROUNDS (default 5) requests per route; the figures are the median round's. The routes
+// act in the admin's personal team, or with BENCH_TEAM=shared in a shared team of theirs; the keyed
+// read and the deployment are measured in both either way.
 import './quiet.ts';
 import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { ensureTables } from '../../infra/local/ensure-tables.ts';
@@ -11,8 +13,8 @@ import { localEnvironment } from '../../infra/local/environment.ts';
 import { routes } from '../../shared/routes.ts';
 import { functionMemoryMb } from '../../shared/runtime/function-settings.ts';
 import { type MeteredCall, startMeteringProxy } from './metering-proxy.ts';
-import { type BenchRequest, requestFor } from './requests.ts';
-import { disposablesFor, makeBenchData } from './setup.ts';
+import { type BenchRequest, type BenchTeam, requestFor } from './requests.ts';
+import { type BenchSetup, disposablesFor, makeBenchData } from './setup.ts';
 import { median } from './stats.ts';
 import { listen } from './warm.ts';
 
@@ -186,6 +188,9 @@ try {
   const gateway = await createGateway();
   const base = await listen(gateway);
   const data = await makeBenchData(base, ROUNDS);
+  /** A path of the versioned API in the team the bench's requests act in. */
+  const inTeam = (path: string, set: BenchSetup = data) =>
+    set.actsIn === 'shared' ? `${path}${path.includes('?') ? '&' : '?'}teamId=${set.teamId}` : path;
 
   const send = async (request: BenchRequest) => {
     proxy.take();
@@ -229,7 +234,7 @@ try {
     const key = data.adminKey;
     const create = {
       method: 'POST',
-      path: '/v1/deployments',
+      path: inTeam('/v1/deployments'),
       body: { projectId: data.projectId },
       key,
       expected: [201],
@@ -247,7 +252,7 @@ try {
     for (const status of ['building', 'ready']) {
       const report = {
         method: 'POST',
-        path: `/v1/deployments/${id}/events`,
+        path: inTeam(`/v1/deployments/${id}/events`),
         body: { status },
         key,
         expected: [200],
@@ -294,11 +299,47 @@ try {
       ? routeOf('GET', '/projects/{id}/deployments')
       : routeOf('GET', '/deployments');
     for (let round = 0; round < ROUNDS; round++) {
-      const sent = await send({ method: 'GET', path, key: data.adminKey, expected: [200] });
+      const sent = await send({ method: 'GET', path: inTeam(path), key: data.adminKey, expected: [200] });
       const label = `GET ${path.replace(data.projectId, '{p}')}`;
       rounds.push(measuredOf(label, sent.calls, sent.durationMs, functionMemoryMb(route)));
     }
     listRows.push(medianRound(rounds));
+  }
+
+  // The hot paths in either team: a shared team's membership is read beside the resource.
+  const teamRows: Measured[] = [];
+  const sets: Record<BenchTeam, BenchSetup> = {
+    personal: data.actsIn === 'personal' ? data : await makeBenchData(base, 0, 'personal'),
+    shared: data.actsIn === 'shared' ? data : await makeBenchData(base, 0, 'shared'),
+  };
+  for (const [team, set] of Object.entries(sets)) {
+    const hot = [
+      {
+        label: 'GET /v1/projects/{id}',
+        method: 'GET',
+        path: `/v1/projects/${set.projectId}`,
+        route: routeOf('GET', '/projects/{id}'),
+        expected: [200],
+      },
+      {
+        label: 'POST /v1/deployments',
+        method: 'POST',
+        path: '/v1/deployments',
+        body: { projectId: set.projectId },
+        route: routeOf('POST', '/deployments'),
+        expected: [201],
+      },
+    ];
+    for (const { label, route, ...request } of hot) {
+      const rounds: Measured[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const sent = await send({ ...request, path: inTeam(request.path, set), key: set.adminKey });
+        rounds.push(
+          measuredOf(`${label} in a ${team} team`, sent.calls, sent.durationMs, functionMemoryMb(route)),
+        );
+      }
+      teamRows.push(medianRound(rounds));
+    }
   }
 
   console.log(
@@ -308,6 +349,7 @@ try {
     `ms: the request's round trip through the local gateway; $/M: per million requests at ${JSON.stringify(PRICES)}`,
   );
   console.log('($/M = DynamoDB + Lambda (requests and GB-s) + API Gateway REST + WAF)\n');
+  console.log(`The routes act in the admin's ${data.actsIn} team (BENCH_TEAM).\n`);
   console.log(HEADER);
   for (const row of rows) console.log(line(row));
   console.log("\nA deployment (the admin's key; its project already read by the create):");
@@ -315,6 +357,8 @@ try {
   console.log(lifeLine(whole, lifeRows));
   console.log('\nFiltered lists:');
   for (const row of listRows) console.log(line(row));
+  console.log("\nIn the admin's personal team and in a shared team of theirs:");
+  for (const row of teamRows) console.log(line(row));
 
   gateway.closeAllConnections();
   gateway.close();

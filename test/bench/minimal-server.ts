@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { countKeyRequest } from '../../shared/db/admission-counter.ts';
 import { putDeployment } from '../../shared/db/deployment-writes.ts';
 import { headOnProject } from '../../shared/db/environment-variables.ts';
-import { findProject, findProjectItem, toProject } from '../../shared/db/projects.ts';
+import { projectRead, toProject } from '../../shared/db/projects.ts';
+import { getItem, getWithMembership, type ItemRead } from '../../shared/db/with-membership.ts';
 import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';
 import { newId } from '../../shared/model/ids.ts';
@@ -12,7 +13,8 @@ import { config } from '../../shared/runtime/config.ts';
 // The warm floor: a bare node:http server that makes the DynamoDB calls the service makes for
 // GET /v1/projects/{id} and POST /v1/deployments, through the same store modules and the same
 // clients (one keep-alive pool), and nothing else: no event, no middleware, no validation, no
-// rate-limit headers. The bench checks that it sends the same commands as the gateway.
+// rate-limit headers. The bench checks that it sends the same commands as the gateway. In a shared
+// team (`?teamId=`) the project is read with the caller's membership, as the service reads it.
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -39,15 +41,24 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (count.outcome !== 'counted' || !recordIsGenuine(count.key))
     return send(res, 401, { error: 'unauthorized' });
   const { userId } = count.key;
-  const projectPath = /^\/v1\/projects\/([^/]+)$/.exec(req.url ?? '');
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const teamId = url.searchParams.get('teamId');
+  const partition = teamId ?? userId;
+  /** The item, and whether the caller may see it: in a shared team only a member may. */
+  const readInTeam = async (read: ItemRead) => {
+    if (teamId === null) return getItem(read);
+    const { item, role } = await getWithMembership(read, teamId, userId);
+    return role === undefined ? undefined : item;
+  };
+  const projectPath = /^\/v1\/projects\/([^/]+)$/.exec(url.pathname);
   if (req.method === 'GET' && projectPath?.[1]) {
-    const project = await findProject(userId, projectPath[1]);
-    return project ? send(res, 200, project) : send(res, 404, { error: 'not_found' });
+    const item = await readInTeam(projectRead(partition, projectPath[1]));
+    return item ? send(res, 200, toProject(item)) : send(res, 404, { error: 'not_found' });
   }
-  if (req.method === 'POST' && req.url === '/v1/deployments') {
+  if (req.method === 'POST' && url.pathname === '/v1/deployments') {
     const body = await readJson(req);
     // The project read consistently, with the copy of its variables' head: the bench's project has none.
-    const item = await findProjectItem(userId, String(body.projectId), { consistent: true });
+    const item = await readInTeam(projectRead(partition, String(body.projectId), { consistent: true }));
     if (!item) return send(res, 404, { error: 'not_found' });
     const project = toProject(item);
     if (headOnProject(item) !== null) return send(res, 500, { error: 'the bench project has variables' });
@@ -62,7 +73,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
       createdAt: now,
       updatedAt: now,
     };
-    await putDeployment(userId, deployment);
+    await putDeployment(partition, deployment);
     return send(res, 201, deployment);
   }
   send(res, 404, { error: 'not_found' });

@@ -2,11 +2,19 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
 import { matchRequest, PLATFORM_STAGE } from '../../infra/local/router.ts';
 import { consumerHandlers } from '../../shared/consumers.ts';
-import { type Route, routes } from '../../shared/routes.ts';
+import { actsInTeam, type Route, routes } from '../../shared/routes.ts';
 
 // One representative, successful request per function, as API Gateway would send it: an admin's
 // key on every keyed route (it may call them all), ids of things that exist, and a fresh email or
-// source address where the /auth/* throttles count per email or address.
+// source address where the /auth/* throttles count per email or address. The admin owns a shared
+// team, which the team's own routes name; the other versioned routes act in it or in the admin's
+// personal team (BENCH_TEAM), which cost differently: a shared team's membership is read.
+
+/** Where the versioned routes act: the admin's personal team (no `teamId`) or a shared team of theirs. */
+export type BenchTeam = 'personal' | 'shared';
+
+/** BENCH_TEAM=shared: the bench's requests act in a shared team; by default in the personal team. */
+export const benchTeam = (): BenchTeam => (process.env.BENCH_TEAM === 'shared' ? 'shared' : 'personal');
 
 export interface BenchData {
   /** The admin's key for requests that keep it (not logout or key revocation). */
@@ -19,6 +27,10 @@ export interface BenchData {
   loginUsers: { email: string; password: string }[];
   /** Distinguishes this run's new emails from earlier runs' (DynamoDB Local may keep a file). */
   runId: string;
+  /** A shared team the admin owns: what the team's own routes (`/teams/{teamId}...`) name. */
+  teamId: string;
+  /** Where the other versioned routes act: in `teamId` (named by `?teamId=`) or the personal team. */
+  actsIn: BenchTeam;
 }
 
 export interface BenchRequest {
@@ -40,7 +52,7 @@ export function routeOfFunction(name: string): Route | undefined {
 
 /**
  * What one request may use up: the key it is made with, a key it may revoke, a deployment it may
- * change, a project or webhook it may delete.
+ * change, a project, webhook, team, member or invitation it may delete.
  */
 export interface Disposables {
   key: string;
@@ -54,6 +66,23 @@ export interface Disposables {
   variableId?: string;
   /** A custom domain of `projectId` (for the routes that name one), or a free name (for the one that adds one). */
   domainName?: string;
+  /**
+   * A new team of the admin's, instead of the data's: one to delete, or one to act in (a webhook's
+   * creation in a shared team: a team holds at most 10).
+   */
+  teamId?: string;
+  /** A member of the data's team (a developer), for the request that changes or removes one. */
+  memberId?: string;
+  /** An open invitation of the data's team, for the request that revokes one. */
+  invitationId?: string;
+  /** The code of an invitation into the data's team, for its invited user (whose `key` this is). */
+  invitationCode?: string;
+}
+
+/** The query that names the team a route acts in, when it is not the caller's personal team. */
+export function teamQueryOf(route: Route, data: BenchData, keys?: Disposables): Record<string, string> {
+  const team = keys?.teamId ?? (data.actsIn === 'shared' ? data.teamId : undefined);
+  return actsInTeam(route) && route.team !== 'path' && team !== undefined ? { teamId: team } : {};
 }
 
 /** The URL of the bench's webhooks: https on a documentation address (RFC 5737), never called. */
@@ -124,9 +153,27 @@ export const namesDomain = (route: Route): boolean => route.path.startsWith('/pr
 /** Whether only a `build` key may make the request (a deployment's build environment). */
 export const needsBuildKey = (route: Route): boolean => route.scope === 'build';
 
-/** Whether the route creates a webhook: its caller must be a new user (10 subscriptions a user). */
+/**
+ * Whether the route creates a webhook: it must act in a new team, the new user's personal one or a
+ * new shared team (10 subscriptions a team).
+ */
 export const createsWebhook = (route: Route): boolean =>
   route.method === 'POST' && route.path === '/webhooks';
+
+/** Whether the route deletes the team it names (each invocation needs its own). */
+export const deletesTeam = (route: Route): boolean =>
+  route.method === 'DELETE' && route.path === '/teams/{teamId}';
+
+/** Whether the route changes or removes a member (each invocation gets one of its own). */
+export const changesMember = (route: Route): boolean => route.path === '/teams/{teamId}/members/{userId}';
+
+/** Whether the route revokes an invitation (each invocation gets one of its own). */
+export const revokesInvitation = (route: Route): boolean =>
+  route.method === 'DELETE' && route.path === '/teams/{teamId}/invitations/{id}';
+
+/** Whether the route accepts an invitation: its caller is the invited user, with a code of their own. */
+export const acceptsInvitation = (route: Route): boolean =>
+  route.method === 'POST' && route.path === '/invitations/accept';
 
 export function requestFor(route: Route, data: BenchData, round: number, keys?: Disposables): BenchRequest {
   const ids: Record<string, string> = {
@@ -134,15 +181,19 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/keys': keys?.spareKeyId ?? 'key_unknown',
     '/projects': keys?.projectId ?? data.projectId,
     '/webhooks': keys?.webhookId ?? data.webhookId,
+    '/teams': keys?.invitationId ?? 'inv_unknown',
   };
   const id = ids[`/${route.path.split('/')[1]}`] ?? data.projectId;
   // A wait for the state the deployment is in answers at once: what is timed is the cold start.
-  const queries: Record<string, string> = { '/deployments/{id}/wait': '?status=queued' };
+  const queries: Record<string, Record<string, string>> = { '/deployments/{id}/wait': { status: 'queued' } };
+  const query = new URLSearchParams({ ...queries[route.path], ...teamQueryOf(route, data, keys) });
   const concrete = `${route.path
     .replace('{id}', id)
     .replace('{envId}', keys?.variableId ?? 'env_unknown')
     .replace('{name}', keys?.domainName ?? 'unknown.example.com')
-    .replace('{proxy+}', 'no/such/path')}${queries[route.path] ?? ''}`;
+    .replace('{teamId}', keys?.teamId ?? data.teamId)
+    .replace('{userId}', keys?.memberId ?? 'usr_unknown')
+    .replace('{proxy+}', 'no/such/path')}${query.size > 0 ? `?${query}` : ''}`;
   const path = route.api === 'platform' ? `/${PLATFORM_STAGE}${concrete}` : concrete;
   const method = route.method === 'ANY' ? 'GET' : route.method;
   const key = route.access === 'apiKey' ? (keys?.key ?? data.adminKey) : undefined;
@@ -162,11 +213,20 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/auth/login': login,
     '/webhooks': { url: BENCH_WEBHOOK_URL, events: ['deployment.ready'] },
     '/projects/{id}/domains': { name: keys?.domainName ?? `bench-${data.runId}-${round}.example.com` },
+    '/teams': { name: 'bench' },
+    '/teams/{teamId}/invitations': {
+      email: `bench-invited-${data.runId}-${round}@example.test`,
+      role: 'developer',
+    },
+    '/invitations/accept': { code: keys?.invitationCode ?? 'inv_unknown' },
   };
   const patches: Record<string, unknown> = {
     '/projects/{id}': { name: `bench ${round}` },
     '/projects/{id}/env/{envId}': { value: `bench value ${round}` },
     '/webhooks/{id}': { description: `bench ${round}` },
+    '/teams/{teamId}': { name: `bench ${round}` },
+    // The member joined as a developer.
+    '/teams/{teamId}/members/{userId}': { role: 'viewer' },
   };
   const replaced = { variables: [{ key: 'BENCH', value: `bench value ${round}` }] };
   const body =

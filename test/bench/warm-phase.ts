@@ -12,18 +12,19 @@ export interface WarmPhase {
 }
 
 function warmRequests(data: BenchSetup): WarmRequest[] {
+  const inTeam = data.actsIn === 'shared' ? `?teamId=${data.teamId}` : '';
   return [
     {
-      label: 'GET /v1/projects/{id}',
+      label: `GET /v1/projects/{id}${inTeam && ' in a shared team'}`,
       method: 'GET',
-      path: `/v1/projects/${data.projectId}`,
+      path: `/v1/projects/${data.projectId}${inTeam}`,
       key: data.adminKey,
       expected: 200,
     },
     {
-      label: 'POST /v1/deployments',
+      label: `POST /v1/deployments${inTeam && ' in a shared team'}`,
       method: 'POST',
-      path: '/v1/deployments',
+      path: `/v1/deployments${inTeam}`,
       body: JSON.stringify({ projectId: data.projectId }),
       key: data.adminKey,
       expected: 201,

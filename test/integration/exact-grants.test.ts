@@ -8,8 +8,8 @@ import { overrideSettings } from '../support/settings.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 // Every function's grants, both ways: each route's happy path (the bench's one successful request per
-// route, test/bench/requests.ts) and each consumer's (the stream and queue work those requests cause)
-// run under the local run's IAM (infra/local/iam), which notes each permission a call used and refuses
+// route, test/bench/requests.ts, acting in a shared team so that each reads the caller's membership)
+// and each consumer's (the stream and queue work those requests cause) run under the local run's IAM (infra/local/iam), which notes each permission a call used and refuses
 // what was not granted. The test fails on a call refused (granted too little: AWS would answer it
 // with AccessDenied) and on a permission granted and never used (granted too much), except the few
 // kept on purpose below, each with its reason.
@@ -56,11 +56,14 @@ let enforcement: Enforcement;
 let restoreSettings: () => void;
 let data: BenchSetup;
 
-/** The bench's owner and the owners it makes for webhook creation: the records this file's poller takes. */
+/** What the bench's admin owns, in their personal team and the shared one: the records this file's poller takes. */
 const ownedByTour = (record: DynamoDBRecord): boolean => {
-  const image = record.dynamodb?.NewImage ?? record.dynamodb?.OldImage;
-  return image?.ownerId?.S === data?.ownerId;
+  const owner = (record.dynamodb?.NewImage ?? record.dynamodb?.OldImage)?.ownerId?.S;
+  return owner !== undefined && (owner === data?.ownerId || owner === data?.teamId);
 };
+
+/** A path of the versioned API in the tour's shared team. */
+const inTeam = (path: string): string => `${path}${path.includes('?') ? '&' : '?'}teamId=${data.teamId}`;
 
 beforeAll(async () => {
   restoreSettings = overrideSettings({
@@ -76,7 +79,7 @@ beforeAll(async () => {
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);
   receiver = await startReceiver();
-  data = await makeBenchData(gateway.backendUrl, 1);
+  data = await makeBenchData(gateway.backendUrl, 1, 'shared');
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     accepts: ownedByTour,
@@ -99,24 +102,27 @@ afterAll(async () => {
 async function furnish(projectId: string): Promise<{ deploymentId: string; buildKey: string }> {
   const variables = await Promise.all(
     (['plain', 'secret'] as const).map((type) =>
-      call(`${gateway.baseUrl}/projects/${projectId}/env`, {
+      call(`${gateway.baseUrl}${inTeam(`/projects/${projectId}/env`)}`, {
         method: 'POST',
         key: data.adminKey,
         json: { key: `TOUR_${randomUUID().slice(0, 8).toUpperCase()}`, value: `${type} value`, type },
       }),
     ),
   );
-  const deployment = await call(`${gateway.baseUrl}/deployments`, {
+  const deployment = await call(`${gateway.baseUrl}${inTeam('/deployments')}`, {
     method: 'POST',
     key: data.adminKey,
     json: { projectId },
   });
   const builder = await data.issueKey(undefined, ['build']);
-  const log = await call(`${gateway.baseUrl}/deployments/${(deployment.body as { id: string }).id}/logs`, {
-    method: 'POST',
-    key: builder.apiKey,
-    json: { lines: [{ text: 'tour: building' }, { text: 'tour: built' }] },
-  });
+  const log = await call(
+    `${gateway.baseUrl}${inTeam(`/deployments/${(deployment.body as { id: string }).id}/logs`)}`,
+    {
+      method: 'POST',
+      key: builder.apiKey,
+      json: { lines: [{ text: 'tour: building' }, { text: 'tour: built' }] },
+    },
+  );
   expect([...variables.map(({ status }) => status), deployment.status, log.status]).toEqual([
     201, 201, 201, 201,
   ]);
@@ -129,7 +135,7 @@ async function removeProjectItem(projectId: string): Promise<void> {
   const { tableName } = await import('../../shared/db/tables.ts');
   const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
   await db.send(
-    new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: data.ownerId, id: projectId } }),
+    new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: data.partition, id: projectId } }),
   );
 }
 
@@ -173,7 +179,7 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
   const { requestFor } = await import('../bench/requests.ts');
 
   // The admin's webhook points at this file's receiver: its deliveries are the queue consumer's work.
-  const hook = await call(`${gateway.baseUrl}/webhooks`, {
+  const hook = await call(`${gateway.baseUrl}${inTeam('/webhooks')}`, {
     method: 'POST',
     key: data.adminKey,
     json: { url: receiver.url, events: ['*'] },
@@ -213,7 +219,7 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
   const built = await furnish(data.projectId);
   await send('GET /deployments/{id}/build-env with secrets', {
     method: 'GET',
-    path: `/v1/deployments/${built.deploymentId}/build-env`,
+    path: `/v1${inTeam(`/deployments/${built.deploymentId}/build-env`)}`,
     key: built.buildKey,
     expected: [200],
   });
@@ -221,7 +227,7 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
     for (const status of ['building', 'ready'])
       await send(`POST /deployments/{id}/events ${status}`, {
         method: 'POST',
-        path: `/v1/deployments/${deploymentId}/events`,
+        path: `/v1${inTeam(`/deployments/${deploymentId}/events`)}`,
         key: data.adminKey,
         body: { status },
         expected: [200],
@@ -232,25 +238,80 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
   // value, opened again; a list of deployments by project checks the project.
   await send('POST /deployments redeploying', {
     method: 'POST',
-    path: '/v1/deployments',
+    path: `/v1${inTeam('/deployments')}`,
     key: data.adminKey,
     body: { redeployOf: built.deploymentId },
     expected: [201],
   });
-  const plain = await call(`${gateway.baseUrl}/projects/${data.projectId}/env`, { key: data.adminKey });
+  const plain = await call(`${gateway.baseUrl}${inTeam(`/projects/${data.projectId}/env`)}`, {
+    key: data.adminKey,
+  });
   const plainId = (plain.body as { variables: { id: string; type: string }[] }).variables.find(
     (variable) => variable.type === 'plain',
   )?.id;
   await send('PATCH /projects/{id}/env/{envId} targets alone', {
     method: 'PATCH',
-    path: `/v1/projects/${data.projectId}/env/${plainId}`,
+    path: `/v1${inTeam(`/projects/${data.projectId}/env/${plainId}`)}`,
     key: data.adminKey,
     body: { targets: ['preview'] },
     expected: [200],
   });
   await send('GET /deployments?projectId=', {
     method: 'GET',
-    path: `/v1/deployments?projectId=${data.projectId}`,
+    path: `/v1${inTeam(`/deployments?projectId=${data.projectId}`)}`,
+    key: data.adminKey,
+    expected: [200],
+  });
+
+  // In the admin's personal team, where the role is known without a read: the rows that read their
+  // resource with the membership read it alone (a deployment made, read, redeployed), and a team's
+  // own routes read the user's profile (the personal team's name and only member are its owner's).
+  const personal = `team_${data.ownerId.slice('usr_'.length)}`;
+  const asAdmin = (path: string, json?: unknown) =>
+    call(`${gateway.baseUrl}${path}`, {
+      key: data.adminKey,
+      ...(json === undefined ? {} : { method: 'POST', json }),
+    });
+  const personalProject = ((await asAdmin('/projects', { name: 'personal' })).body as { id: string }).id;
+  const personalDeployment = (
+    (await asAdmin('/deployments', { projectId: personalProject })).body as { id: string }
+  ).id;
+  const inPersonalTeam: (Omit<BenchRequest, 'key' | 'expected'> & { expected?: number[] })[] = [
+    { method: 'POST', path: '/v1/deployments', body: { projectId: personalProject }, expected: [201] },
+    { method: 'POST', path: '/v1/deployments', body: { redeployOf: personalDeployment }, expected: [201] },
+    { method: 'GET', path: `/v1/projects/${personalProject}` },
+    { method: 'GET', path: `/v1/deployments/${personalDeployment}` },
+    { method: 'GET', path: `/v1/teams/${personal}` },
+    { method: 'PATCH', path: `/v1/teams/${personal}`, body: { name: 'Mine' } },
+    { method: 'GET', path: `/v1/teams/${personal}/members` },
+  ];
+  for (const request of inPersonalTeam)
+    await send(`${request.method} ${request.path} in the personal team`, {
+      expected: [200],
+      ...request,
+      key: data.adminKey,
+    });
+
+  // An owner who is removed leaves the team's count of owners (made one first); the first page of
+  // the admin's teams, with room for a joined one beside the personal one, signs its next cursor.
+  const secondOwner = await data.newMember();
+  const member = `/v1/teams/${data.teamId}/members/${secondOwner}`;
+  await send('PATCH /teams/{teamId}/members/{userId} to owner', {
+    method: 'PATCH',
+    path: member,
+    key: data.adminKey,
+    body: { role: 'owner' },
+    expected: [200],
+  });
+  await send('DELETE /teams/{teamId}/members/{userId} an owner', {
+    method: 'DELETE',
+    path: member,
+    key: data.adminKey,
+    expected: [204],
+  });
+  await send('GET /teams a page of two', {
+    method: 'GET',
+    path: '/v1/teams?limit=2',
     key: data.adminKey,
     expected: [200],
   });
@@ -273,8 +334,11 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
   // The consumers' work, caused by the requests above: a delivery, the deleted project's purge.
   const used = enforcement.permissionsUsed();
   await eventually('every consumer to run', () => consumerHandlers().every((handler) => used.has(handler)));
+  // A deployment's log goes first, then the deployment.
   await eventually('the purge of the removed project', () =>
-    Boolean(used.get('purge-project')?.has('dynamodb:DeleteItem deploymentLogs')),
+    ['deploymentLogs', 'deployments'].every((table) =>
+      Boolean(used.get('purge-project')?.has(`dynamodb:DeleteItem ${table}`)),
+    ),
   );
   await eventually('the purge of its domain', () =>
     Boolean(used.get('purge-project')?.has('dynamodb:DeleteItem domains')),

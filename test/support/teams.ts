@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { insertUser } from '../../shared/db/users.ts';
 import { issueApiKey } from '../../shared/domain/api-keys.ts';
+import { newId } from '../../shared/model/ids.ts';
 import type { TeamRole } from '../../shared/model/roles.ts';
 import type { Scope } from '../../shared/model/scopes.ts';
 import { call } from './http.ts';
@@ -14,9 +14,13 @@ export interface TestPerson extends TestCaller {
   email: string;
 }
 
-/** A user as registration stores one (its password unusable), and a key issued as login issues it. */
+/**
+ * A user as registration stores one (its password unusable, its id of the service's shape: the
+ * users' list, GET /api/v1/users, shows every user to other files' tests), and a key issued as login
+ * issues it.
+ */
 export async function newPerson(name = 'Ada', options: { scopes?: Scope[] } = {}): Promise<TestPerson> {
-  const userId = `usr_test_${randomUUID()}`;
+  const userId = newId('usr');
   const email = uniqueEmail(name.toLowerCase());
   await insertUser(
     { id: userId, email, name, role: 'member', createdAt: new Date().toISOString() },
