@@ -5,6 +5,7 @@ import { restoreClockAfterEach } from '../support/clock.ts';
 import { type MeteredCall, meterCapacity } from '../support/consumed-capacity.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { join, newPerson, newTeam } from '../support/teams.ts';
 import { newCaller } from '../support/users.ts';
 
 // Capacity units as DynamoDB Local reports them (ReturnConsumedCapacity INDEXES on every call):
@@ -48,6 +49,41 @@ describe('capacity of a keyed request', () => {
     expect(calls).toEqual([
       { command: 'UpdateItemCommand', units: { [KEYS]: 1 } },
       { command: 'GetItemCommand', units: { [tables.projects.localName]: 0.5 } },
+    ]);
+  });
+
+  it("in a shared team the member's item is read beside the project, strongly: 1 unit more (GET 2.5, POST /deployments 5)", async () => {
+    const [owner, developer] = await Promise.all([newPerson('Owner'), newPerson('Dev')]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    await join(gateway.baseUrl, teamId, owner, developer, 'developer');
+    const created = await call(`${gateway.baseUrl}/projects?teamId=${teamId}`, {
+      method: 'POST',
+      key: owner.key,
+      json: { name: 'web' },
+    });
+    const projectId = (created.body as { id: string }).id;
+    const PROJECTS = tables.projects.localName;
+    const TEAMS = tables.teams.localName;
+    const read = await metered(() =>
+      call(`${gateway.baseUrl}/projects/${projectId}?teamId=${teamId}`, { key: developer.key }),
+    );
+    // The project read as in a personal team (eventually consistent), the membership strongly: a
+    // role change or a removal holds from the member's next request.
+    expect(read).toEqual([
+      { command: 'UpdateItemCommand', units: { [KEYS]: 1 } },
+      { command: 'BatchGetItemCommand', units: { [PROJECTS]: 0.5, [TEAMS]: 1 } },
+    ]);
+    const deploy = await metered(() =>
+      call(`${gateway.baseUrl}/deployments?teamId=${teamId}`, {
+        method: 'POST',
+        key: developer.key,
+        json: { projectId },
+      }),
+    );
+    expect(deploy).toEqual([
+      { command: 'UpdateItemCommand', units: { [KEYS]: 1 } },
+      { command: 'BatchGetItemCommand', units: { [PROJECTS]: 1, [TEAMS]: 1 } },
+      { command: 'PutItemCommand', units: { [DEPLOYMENTS]: 1, [`${DEPLOYMENTS}/byProject`]: 1 } },
     ]);
   });
 

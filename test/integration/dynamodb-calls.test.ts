@@ -4,6 +4,7 @@ import { recordCommands } from '../support/dynamodb-commands.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
+import { join, newPerson, newTeam } from '../support/teams.ts';
 import { newCaller } from '../support/users.ts';
 
 // Counts the DynamoDB round trips a request costs, by a middleware on the service's own client.
@@ -59,6 +60,31 @@ describe('DynamoDB round trips per request', () => {
       'PutItemCommand',
       'PutItemCommand',
     ]);
+  });
+
+  it("in a shared team, as in a personal one, GET /projects/{id} is 2 and POST /deployments 3: the caller's membership is read in one BatchGetItem with the project", async () => {
+    const [owner, developer] = await Promise.all([newPerson('Owner'), newPerson('Dev')]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    await join(gateway.baseUrl, teamId, owner, developer, 'developer');
+    const created = await call(`${gateway.baseUrl}/projects?teamId=${teamId}`, {
+      method: 'POST',
+      key: owner.key,
+      json: { name: 'web' },
+    });
+    const projectId = (created.body as { id: string }).id;
+    // A member the team's owner did not make the project for: their role comes from the same read.
+    const read = () =>
+      call(`${gateway.baseUrl}/projects/${projectId}?teamId=${teamId}`, { key: developer.key });
+    const deploy = () =>
+      call(`${gateway.baseUrl}/deployments?teamId=${teamId}`, {
+        method: 'POST',
+        key: developer.key,
+        json: { projectId },
+      });
+    expect(await countCalls(read)).toEqual(['UpdateItemCommand', 'BatchGetItemCommand']);
+    expect(await countCalls(deploy)).toEqual(['UpdateItemCommand', 'BatchGetItemCommand', 'PutItemCommand']);
+    // Both answered: the counts are of requests that did their work.
+    expect([(await read()).status, (await deploy()).status]).toEqual([200, 201]);
   });
 
   it('deployment lifecycle: report and cancel 2 (auth, one conditional update, refused or not); events 2', async () => {
