@@ -5,7 +5,9 @@ import { memberKey, roleOf, table as teamsTable } from './teams.ts';
 
 // One item read together with the caller's membership of the team it belongs to: one BatchGetItem
 // instead of two round trips, so a request in a shared team costs what one in a personal team does.
-// Both reads are consistent: a role change or a removal holds from the member's next request.
+// The membership is read consistently (a role change or a removal holds from the member's next
+// request); the item as its reader asks, as it would be read alone (BatchGetItem takes the choice
+// per table): an eventually consistent read costs half.
 
 export interface ItemRead {
   TableName: string;
@@ -29,7 +31,7 @@ export async function getWithMembership(
 ): Promise<ItemWithRole> {
   const teams = teamsTable();
   let requested: Record<string, { Keys: Record<string, string>[]; ConsistentRead: boolean }> = {
-    [read.TableName]: { Keys: [read.Key], ConsistentRead: true },
+    [read.TableName]: { Keys: [read.Key], ConsistentRead: read.ConsistentRead === true },
     [teams]: { Keys: [memberKey(teamId, userId)], ConsistentRead: true },
   };
   const found: Record<string, Record<string, unknown> | undefined> = {};
