@@ -19,7 +19,10 @@ export interface TestPerson extends TestCaller {
  * users' list, GET /api/v1/users, shows every user to other files' tests), and a key issued as login
  * issues it.
  */
-export async function newPerson(name = 'Ada', options: { scopes?: Scope[] } = {}): Promise<TestPerson> {
+export async function newPerson(
+  name = 'Ada',
+  options: { scopes?: Scope[]; rateLimit?: number } = {},
+): Promise<TestPerson> {
   const userId = newId('usr');
   const email = uniqueEmail(name.toLowerCase());
   await insertUser(
@@ -31,6 +34,7 @@ export async function newPerson(name = 'Ada', options: { scopes?: Scope[] } = {}
     role: 'member',
     name: 'test',
     ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   });
   return { userId, key: issued.apiKey, email };
 }
