@@ -77,6 +77,8 @@ export interface Disposables {
   invitationId?: string;
   /** The code of an invitation into the data's team, for its invited user (whose `key` this is). */
   invitationCode?: string;
+  /** A token of the data's team, for the request that revokes one. */
+  tokenId?: string;
 }
 
 /** The query that names the team a route acts in, when it is not the caller's personal team. */
@@ -171,6 +173,10 @@ export const changesMember = (route: Route): boolean => route.path === '/teams/{
 export const revokesInvitation = (route: Route): boolean =>
   route.method === 'DELETE' && route.path === '/teams/{teamId}/invitations/{id}';
 
+/** Whether the route revokes a team token (each invocation gets one of its own). */
+export const revokesTeamToken = (route: Route): boolean =>
+  route.method === 'DELETE' && route.path === '/teams/{teamId}/tokens/{id}';
+
 /** Whether the route accepts an invitation: its caller is the invited user, with a code of their own. */
 export const acceptsInvitation = (route: Route): boolean =>
   route.method === 'POST' && route.path === '/invitations/accept';
@@ -181,7 +187,7 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
     '/keys': keys?.spareKeyId ?? 'key_unknown',
     '/projects': keys?.projectId ?? data.projectId,
     '/webhooks': keys?.webhookId ?? data.webhookId,
-    '/teams': keys?.invitationId ?? 'inv_unknown',
+    '/teams': (revokesTeamToken(route) ? keys?.tokenId : keys?.invitationId) ?? 'inv_unknown',
   };
   const id = ids[`/${route.path.split('/')[1]}`] ?? data.projectId;
   // A wait for the state the deployment is in answers at once: what is timed is the cold start.
@@ -219,6 +225,13 @@ export function requestFor(route: Route, data: BenchData, round: number, keys?: 
       role: 'developer',
     },
     '/invitations/accept': { code: keys?.invitationCode ?? 'inv_unknown' },
+    // Limited to the project the requests name where it is the team's.
+    '/teams/{teamId}/tokens': {
+      name: 'bench',
+      scopes: ['read'],
+      expiresInDays: 1,
+      ...(data.actsIn === 'shared' ? { projectIds: [data.projectId] } : {}),
+    },
   };
   const patches: Record<string, unknown> = {
     '/projects/{id}': { name: `bench ${round}` },

@@ -19,6 +19,7 @@ import {
   namesDomain,
   needsBuildKey,
   revokesInvitation,
+  revokesTeamToken,
 } from './requests.ts';
 
 // What the measured requests need in the store: an admin's project and deployment (in the team the
@@ -61,6 +62,8 @@ export interface BenchSetup extends BenchData {
   newInvitation(): Promise<string>;
   /** A new user invited into the shared team: their key and the code, for the request that accepts it. */
   newInvitee(): Promise<{ key: string; code: string }>;
+  /** A new token of the shared team, for the request that revokes one. */
+  newTeamToken(): Promise<string>;
 }
 
 /** A custom domain's name no one holds (the names are held across all projects). */
@@ -142,6 +145,14 @@ export async function makeBenchData(
     await invite(`bench-invitee-${runId}-${++invited}@example.test`, id);
     return id;
   };
+  const newTeamToken = async () => {
+    const made = await post(
+      `/v1/teams/${teamId}/tokens`,
+      { name: 'bench', scopes: ['read'], expiresInDays: 1 },
+      adminKey,
+    );
+    return String((made.token as { id: string }).id);
+  };
   // An invitation left open: the list of invitations has one besides those the requests make.
   await newInvitation();
   const project = await post(inTeam('/v1/projects'), { name: 'bench' }, adminKey);
@@ -197,6 +208,7 @@ export async function makeBenchData(
     newMember,
     newInvitation,
     newInvitee,
+    newTeamToken,
     issueKey,
     newDeployment,
     newProject,
@@ -249,5 +261,6 @@ export async function disposablesFor(route: Route, data: BenchSetup, round: numb
     memberId: changesMember(route) ? await data.newMember() : undefined,
     invitationId: revokesInvitation(route) ? await data.newInvitation() : undefined,
     invitationCode: invitee?.code,
+    tokenId: revokesTeamToken(route) ? await data.newTeamToken() : undefined,
   };
 }

@@ -35,6 +35,7 @@ interface Things {
   invitation: string;
   member: string;
   key: string;
+  token: string;
 }
 
 /** The thing a path's id names: by its parameter, and `{id}` by the collection before it. */
@@ -46,6 +47,7 @@ function idFor(route: EndpointRoute, parameter: string, things: Things): string 
     webhooks: 'webhook',
     keys: 'key',
     invitations: 'invitation',
+    tokens: 'token',
   };
   const byParameter: Record<string, keyof Things> = { teamId: 'team', envId: 'variable', userId: 'member' };
   const which = parameter === 'id' ? byCollection[collection ?? ''] : byParameter[parameter];
@@ -76,6 +78,7 @@ const bodyOf = (route: EndpointRoute, things: Things): unknown => {
     'PATCH /teams/{teamId}': { name: 'Taken' },
     'PATCH /teams/{teamId}/members/{userId}': { role: 'viewer' },
     'POST /teams/{teamId}/invitations': { email: `${randomUUID()}@example.test`, role: 'viewer' },
+    'POST /teams/{teamId}/tokens': { name: 'taken', scopes: ['read'], expiresInDays: 1 },
   };
   const name = nameOf(route);
   if (route.request?.body === undefined) return undefined;
@@ -141,7 +144,22 @@ describe('BOLA across teams', () => {
     ]);
     // A key of Bob's: ids of keys are one user's, whichever team a request acts in.
     const key = (await issueApiKey({ userId: bob.userId, role: 'member', name: 'b' })).key.id;
-    b = { team, project, deployment, variable, webhook, invitation, member: bob.userId, key };
+    const token = await call(`${gateway.baseUrl}/teams/${team}/tokens`, {
+      method: 'POST',
+      key: bob.key,
+      json: { name: 'b', scopes: ['read'], expiresInDays: 1 },
+    });
+    b = {
+      team,
+      project,
+      deployment,
+      variable,
+      webhook,
+      invitation,
+      member: bob.userId,
+      key,
+      token: (token.body as { token: { id: string } }).token.id,
+    };
   }, 60_000);
 
   /**

@@ -65,6 +65,10 @@ const LOWEST_ROLE: Readonly<Record<string, Role>> = {
   'PATCH /teams/{teamId}/members/{userId}': 'admin',
   'DELETE /teams/{teamId}/members/{userId}': 'admin',
   'PATCH /teams/{teamId}': 'admin',
+  // admin: "team tokens".
+  'POST /teams/{teamId}/tokens': 'admin',
+  'GET /teams/{teamId}/tokens': 'admin',
+  'DELETE /teams/{teamId}/tokens/{id}': 'admin',
   // owner: "delete the team".
   'DELETE /teams/{teamId}': 'owner',
   // A member's own keys ("a member's personal keys act in any team of theirs"): any member.
@@ -144,6 +148,7 @@ describe('the role matrix, route by route', () => {
     /** A viewer whom refused member changes name. */
     bystander: string;
     invitationId: string;
+    tokenId: string;
   };
 
   const inTeam = (path: string): string => withTeam(path, teamId);
@@ -191,6 +196,15 @@ describe('the role matrix, route by route', () => {
   const invitation = async () =>
     (await made(`/teams/${teamId}/invitations`, { email: `${randomUUID()}@example.test`, role: 'viewer' }))
       .id;
+  const token = async () => {
+    const response = await call(`${gateway.baseUrl}/teams/${teamId}/tokens`, {
+      method: 'POST',
+      key: people.owner.key,
+      json: { name: 'ci', scopes: ['read'], expiresInDays: 1 },
+    });
+    if (response.status !== 201) throw new Error(`token: ${response.status} ${response.text}`);
+    return (response.body as { token: { id: string } }).token.id;
+  };
   /** A new developer of the team, for a request that changes or removes one. */
   const newDeveloper = async () => {
     const person = await newPerson('Joiner');
@@ -308,6 +322,14 @@ describe('the role matrix, route by route', () => {
       path: `/teams/${teamId}/invitations`,
       json: { email: `${randomUUID()}@example.test`, role: 'viewer' },
     }),
+    'POST /teams/{teamId}/tokens': async () => ({
+      path: `/teams/${teamId}/tokens`,
+      json: { name: 'ci', scopes: ['read'], expiresInDays: 1 },
+    }),
+    'GET /teams/{teamId}/tokens': async () => ({ path: `/teams/${teamId}/tokens` }),
+    'DELETE /teams/{teamId}/tokens/{id}': async (fresh) => ({
+      path: `/teams/${teamId}/tokens/${fresh ? await token() : fixture.tokenId}`,
+    }),
     'GET /teams/{teamId}/invitations': async () => ({ path: `/teams/${teamId}/invitations` }),
     'DELETE /teams/{teamId}/invitations/{id}': async (fresh) => ({
       path: `/teams/${teamId}/invitations/${fresh ? await invitation() : fixture.invitationId}`,
@@ -339,6 +361,7 @@ describe('the role matrix, route by route', () => {
       previewVariableId: await previewVariable(projectId),
       bystander: bystander.userId,
       invitationId: await invitation(),
+      tokenId: await token(),
     };
   }, 60_000);
 
