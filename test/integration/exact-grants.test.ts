@@ -142,7 +142,7 @@ async function removeProjectItem(projectId: string): Promise<void> {
 /** Adds a custom domain to a project, and makes its background check due now (as a minute later). */
 async function addDueDomain(projectId: string): Promise<void> {
   const name = `tour-${randomUUID().slice(0, 12)}.example.com`;
-  const added = await call(`${gateway.baseUrl}/projects/${projectId}/domains`, {
+  const added = await call(`${gateway.baseUrl}${inTeam(`/projects/${projectId}/domains`)}`, {
     method: 'POST',
     key: data.adminKey,
     json: { name },

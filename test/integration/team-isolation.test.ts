@@ -36,6 +36,7 @@ interface Things {
   member: string;
   key: string;
   token: string;
+  domain: string;
 }
 
 /** The thing a path's id names: by its parameter, and `{id}` by the collection before it. */
@@ -49,7 +50,12 @@ function idFor(route: EndpointRoute, parameter: string, things: Things): string 
     invitations: 'invitation',
     tokens: 'token',
   };
-  const byParameter: Record<string, keyof Things> = { teamId: 'team', envId: 'variable', userId: 'member' };
+  const byParameter: Record<string, keyof Things> = {
+    teamId: 'team',
+    envId: 'variable',
+    userId: 'member',
+    name: 'domain',
+  };
   const which = parameter === 'id' ? byCollection[collection ?? ''] : byParameter[parameter];
   if (!which) throw new Error(`${nameOf(route)}: no case for {${parameter}}; add one to this file`);
   return things[which];
@@ -57,7 +63,11 @@ function idFor(route: EndpointRoute, parameter: string, things: Things): string 
 
 /** Unknown ids of the same shape as B's. */
 function unknownLike(things: Things): Things {
-  const like = (id: string) => newId(id.slice(0, id.indexOf('_')) as IdPrefix);
+  // A domain's name is its id: an unknown one is a name no one holds.
+  const like = (id: string) =>
+    id.includes('.')
+      ? `unknown-${randomUUID().slice(0, 8)}.example.com`
+      : newId(id.slice(0, id.indexOf('_')) as IdPrefix);
   return Object.fromEntries(
     Object.entries(things).map(([name, id]) => [name, like(id)]),
   ) as unknown as Things;
@@ -79,6 +89,7 @@ const bodyOf = (route: EndpointRoute, things: Things): unknown => {
     'PATCH /teams/{teamId}/members/{userId}': { role: 'viewer' },
     'POST /teams/{teamId}/invitations': { email: `${randomUUID()}@example.test`, role: 'viewer' },
     'POST /teams/{teamId}/tokens': { name: 'taken', scopes: ['read'], expiresInDays: 1 },
+    'POST /projects/{id}/domains': { name: `taken-${randomUUID().slice(0, 8)}.example.com` },
   };
   const name = nameOf(route);
   if (route.request?.body === undefined) return undefined;
@@ -149,7 +160,11 @@ describe('BOLA across teams', () => {
       key: bob.key,
       json: { name: 'b', scopes: ['read'], expiresInDays: 1 },
     });
+    const domain = await inB(`/projects/${project}/domains`, {
+      name: `b-${randomUUID().slice(0, 8)}.example.com`,
+    });
     b = {
+      domain: (domain as unknown as { name: string }).name,
       team,
       project,
       deployment,

@@ -35,6 +35,9 @@ const LOWEST_ROLE: Readonly<Record<string, Role>> = {
   'GET /webhooks/{id}/deliveries': 'viewer',
   'GET /teams/{teamId}': 'viewer',
   'GET /teams/{teamId}/members': 'viewer',
+  // viewer: "domains"; the contract's table: `GET /projects/{id}/domains`, `GET .../domains/{name}`: member.
+  'GET /projects/{id}/domains': 'viewer',
+  'GET /projects/{id}/domains/{name}': 'viewer',
   // developer: "create and update projects".
   'POST /projects': 'developer',
   'PATCH /projects/{id}': 'developer',
@@ -65,6 +68,10 @@ const LOWEST_ROLE: Readonly<Record<string, Role>> = {
   'PATCH /teams/{teamId}/members/{userId}': 'admin',
   'DELETE /teams/{teamId}/members/{userId}': 'admin',
   'PATCH /teams/{teamId}': 'admin',
+  // admin: "domains"; the contract's table: add, delete, verify: admin.
+  'POST /projects/{id}/domains': 'admin',
+  'DELETE /projects/{id}/domains/{name}': 'admin',
+  'POST /projects/{id}/domains/{name}/verify': 'admin',
   // admin: "team tokens".
   'POST /teams/{teamId}/tokens': 'admin',
   'GET /teams/{teamId}/tokens': 'admin',
@@ -76,6 +83,9 @@ const LOWEST_ROLE: Readonly<Record<string, Role>> = {
   'POST /keys': 'viewer',
   'DELETE /keys/{id}': 'viewer',
 };
+
+/** A domain name no one holds (a name is held across all teams). */
+const freeDomainName = (): string => `roles-${randomUUID().slice(0, 12)}.example.com`;
 
 const nameOf = (route: EndpointRoute): string => `${route.method} ${route.path}`;
 const teamRows = routes.filter(actsInTeam);
@@ -149,6 +159,7 @@ describe('the role matrix, route by route', () => {
     bystander: string;
     invitationId: string;
     tokenId: string;
+    domain: string;
   };
 
   const inTeam = (path: string): string => withTeam(path, teamId);
@@ -196,6 +207,14 @@ describe('the role matrix, route by route', () => {
   const invitation = async () =>
     (await made(`/teams/${teamId}/invitations`, { email: `${randomUUID()}@example.test`, role: 'viewer' }))
       .id;
+  const domain = async (projectId = fixture.projectId) =>
+    (
+      await call(`${gateway.baseUrl}${inTeam(`/projects/${projectId}/domains`)}`, {
+        method: 'POST',
+        key: people.owner.key,
+        json: { name: freeDomainName() },
+      })
+    ).body as { name: string };
   const token = async () => {
     const response = await call(`${gateway.baseUrl}/teams/${teamId}/tokens`, {
       method: 'POST',
@@ -322,6 +341,20 @@ describe('the role matrix, route by route', () => {
       path: `/teams/${teamId}/invitations`,
       json: { email: `${randomUUID()}@example.test`, role: 'viewer' },
     }),
+    'GET /projects/{id}/domains': async () => ({ path: `/projects/${fixture.projectId}/domains` }),
+    'POST /projects/{id}/domains': async () => ({
+      path: `/projects/${fixture.projectId}/domains`,
+      json: { name: freeDomainName() },
+    }),
+    'GET /projects/{id}/domains/{name}': async () => ({
+      path: `/projects/${fixture.projectId}/domains/${fixture.domain}`,
+    }),
+    'DELETE /projects/{id}/domains/{name}': async (fresh) => ({
+      path: `/projects/${fixture.projectId}/domains/${fresh ? (await domain()).name : fixture.domain}`,
+    }),
+    'POST /projects/{id}/domains/{name}/verify': async () => ({
+      path: `/projects/${fixture.projectId}/domains/${fixture.domain}/verify`,
+    }),
     'POST /teams/{teamId}/tokens': async () => ({
       path: `/teams/${teamId}/tokens`,
       json: { name: 'ci', scopes: ['read'], expiresInDays: 1 },
@@ -362,6 +395,7 @@ describe('the role matrix, route by route', () => {
       bystander: bystander.userId,
       invitationId: await invitation(),
       tokenId: await token(),
+      domain: (await domain(projectId)).name,
     };
   }, 60_000);
 
