@@ -54,7 +54,7 @@ export interface BenchSetup extends BenchData {
   newVariable(): Promise<{ projectId: string; envId: string }>;
   /** A new project with one custom domain, for the requests that read, check or remove one. */
   newDomain(): Promise<{ projectId: string; name: string }>;
-  /** A new team of the admin's with an open invitation, for the request that deletes one. */
+  /** A new team of the admin's with an open invitation, a webhook and a token, for the request that deletes one. */
   newTeam(): Promise<string>;
   /** A new developer of the shared team, for the requests that change or remove one. */
   newMember(): Promise<string>;
@@ -140,9 +140,12 @@ export async function makeBenchData(
     await post('/v1/invitations/accept', { code }, (await issueKey(user.userId)).apiKey);
     return user.userId;
   };
+  // What deleting a team removes besides the team: its invitations, webhooks and tokens.
   const newTeam = async () => {
     const id = String((await post('/v1/teams', { name: 'bench' }, adminKey)).id);
     await invite(`bench-invitee-${runId}-${++invited}@example.test`, id);
+    await post(`/v1/webhooks?teamId=${id}`, { url: BENCH_WEBHOOK_URL, events: ['*'] }, adminKey);
+    await post(`/v1/teams/${id}/tokens`, { name: 'bench', scopes: ['read'], expiresInDays: 1 }, adminKey);
     return id;
   };
   const newTeamToken = async () => {

@@ -292,6 +292,36 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
       key: data.adminKey,
     });
 
+  // A team token limited to the tour's project: its checks read what a request names (the
+  // deployment's project, the listed projects) to keep it within its projects.
+  const token = await call(`${gateway.baseUrl}/teams/${data.teamId}/tokens`, {
+    method: 'POST',
+    key: data.adminKey,
+    json: {
+      name: 'tour',
+      scopes: ['read', 'write', 'build'],
+      projectIds: [data.projectId],
+      expiresInDays: 1,
+    },
+  });
+  const tokenKey = (token.body as { apiKey: string }).apiKey;
+  const [reported, canceled, building] = await Promise.all([
+    data.newDeployment(),
+    data.newDeployment(),
+    data.newDeployment(),
+  ]);
+  const byToken: [string, Omit<BenchRequest, 'key' | 'expected'>][] = [
+    ['GET /projects', { method: 'GET', path: '/v1/projects' }],
+    [
+      'POST /deployments/{id}/events',
+      { method: 'POST', path: `/v1/deployments/${reported}/events`, body: { status: 'building' } },
+    ],
+    ['POST /deployments/{id}/cancel', { method: 'POST', path: `/v1/deployments/${canceled}/cancel` }],
+    ['GET /deployments/{id}/build-env', { method: 'GET', path: `/v1/deployments/${building}/build-env` }],
+  ];
+  for (const [name, request] of byToken)
+    await send(`${name} by a team token limited to projects`, { ...request, key: tokenKey, expected: [200] });
+
   // An owner who is removed leaves the team's count of owners (made one first); the first page of
   // the admin's teams, with room for a joined one beside the personal one, signs its next cursor.
   const secondOwner = await data.newMember();
