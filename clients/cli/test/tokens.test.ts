@@ -236,7 +236,7 @@ describe('a team token as the key (PLATFORM_API_KEY)', () => {
     expect((await projectNames(asToken, ['--team', team])).sort()).toEqual(['api', 'web']);
   });
 
-  it('fails clearly when told to act in another team, by --team, PLATFORM_TEAM or `switch`', async () => {
+  it('fails clearly when told to act in another team, by --team, PLATFORM_TEAM or `switch`; logout leaves it be', async () => {
     const { ada, team } = await adaWithTeam();
     const { apiKey } = (
       await platform(ada.env, [
@@ -280,6 +280,12 @@ describe('a team token as the key (PLATFORM_API_KEY)', () => {
       code: 2,
       json: { error: 'usage_error', message: expect.stringContaining('the key in effect is a team token') },
     });
+    // `logout` is a login's: it does not revoke the team's token.
+    expect(await platform(asToken, ['logout'])).toEqual({
+      code: 2,
+      json: { error: 'usage_error', message: expect.stringContaining('team token, not a login') },
+    });
+    expect(await platform(asToken, ['projects', 'list', '--team', team])).toMatchObject({ code: 0 });
     // A token never manages tokens: the API refuses it even in its own team.
     expect(await platform(asToken, ['tokens', 'list', '--team', team])).toMatchObject({
       code: 1,
