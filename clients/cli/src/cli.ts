@@ -34,7 +34,8 @@ function help(commands: Commands): string {
     '                         else your personal team)',
     '',
     'The key: PLATFORM_API_KEY, else the one `platform login` stored in',
-    '$XDG_CONFIG_HOME/platform/credentials.json (~/.config when unset).',
+    '$XDG_CONFIG_HOME/platform/credentials.json (~/.config when unset). PLATFORM_API_KEY may hold a',
+    'team token (platt_…, from `platform tokens create`): commands then act in its team.',
     'Exit codes: 0 done, 1 an API error or a failed deployment, 2 a usage error or not logged in.',
   ].join('\n');
 }

@@ -4,10 +4,12 @@ import { type Credentials, readCredentials } from './credentials.ts';
 import { CliError, type Flags, string } from './flags.ts';
 import type { IO } from './io.ts';
 import { readSettings } from './settings.ts';
-import { teamId } from './team-ref.ts';
+import { teamId, tokenTeamId } from './team-ref.ts';
+import { isTeamToken } from './team-token.ts';
 
 // The servers, the key and the team a command talks to (flags, then environment, then what `login`
-// and `switch` stored), and the questions it may ask.
+// and `switch` stored), and the questions it may ask. The key is PLATFORM_API_KEY, else the stored
+// login's; a team token there acts in its own team, so the login's switched team is not its.
 
 const DEFAULT_API_URL = 'http://localhost:3000/v1';
 
@@ -28,10 +30,12 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
       ...(backendUrl || saved ? { backendUrl: backendUrl ?? saved?.backendUrl } : {}),
     };
   };
+  const apiKey = async () => env.PLATFORM_API_KEY || (await credentials())?.apiKey;
   const teamChoice = async (): Promise<TeamChoice | undefined> => {
     const flag = string(flags, 'team');
     if (flag) return { ref: flag, from: 'flag' };
     if (env.PLATFORM_TEAM) return { ref: env.PLATFORM_TEAM, from: 'env' };
+    if (isTeamToken(await apiKey())) return undefined;
     const { team } = await readSettings(env);
     return team ? { ref: team, from: 'switched' } : undefined;
   };
@@ -42,13 +46,15 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
     teamChoice,
     anonymous: async () => new PlatformClient(await servers()),
     async client() {
-      const apiKey = env.PLATFORM_API_KEY || (await credentials())?.apiKey;
-      if (!apiKey)
+      const key = await apiKey();
+      if (!key)
         throw new CliError('not_logged_in', 'Not logged in: run `platform login`, or set PLATFORM_API_KEY');
-      const client = new PlatformClient({ ...(await servers()), apiKey });
+      const client = new PlatformClient({ ...(await servers()), apiKey: key });
       const choice = await teamChoice();
-      // A name costs a walk of the user's teams; an id (what `switch` stores) costs nothing.
-      if (choice) client.teamId = await teamId(client, choice.ref);
+      if (!choice) return client;
+      // A name costs a walk of the user's teams; an id (what `switch` stores) costs nothing. A team
+      // token has no teams to walk, and one GET says whether the team named is its own.
+      client.teamId = isTeamToken(key) ? await tokenTeamId(client, choice) : await teamId(client, choice.ref);
       return client;
     },
     async confirm(what) {

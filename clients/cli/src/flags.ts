@@ -1,8 +1,9 @@
 // Flag parsing shared by every command: the flags every command takes, readers of a parsed value,
 // and the CLI's own error (in the API's error shape).
 
-export type Flags = Record<string, string | boolean | undefined>;
-export type Option = { type: 'string' | 'boolean'; short?: string };
+export type Flags = Record<string, string | string[] | boolean | undefined>;
+/** A flag a command takes; `multiple`: it may be given more than once. */
+export type Option = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 
 /** An error of the CLI itself, in the API's error shape; exit code 2 unless it stands for an API answer. */
 export class CliError extends Error {
@@ -52,6 +53,13 @@ export const integer = (flags: Flags, name: string): number | undefined => {
 
 /** `a,b` as `['a', 'b']`. */
 export const list = (value: string | undefined) => value?.split(',').map((item) => item.trim());
+
+/** A repeatable flag's values, each of which may be a comma list: `--x a --x b,c` is `['a', 'b', 'c']`. */
+export const strings = (flags: Flags, name: string): string[] | undefined => {
+  const value = flags[name];
+  if (value === undefined || typeof value === 'boolean') return undefined;
+  return (Array.isArray(value) ? value : [value]).flatMap((item) => list(item) ?? []).filter(Boolean);
+};
 
 /** Keeps the fields that were given, so that PATCH and POST bodies carry no undefined. */
 export const defined = <T extends Record<string, unknown>>(value: T) =>

@@ -3,6 +3,7 @@ import type { Commands } from '../command.ts';
 import { forgetCredentials, writeCredentials } from '../credentials.ts';
 import { CliError, string } from '../flags.ts';
 import { forgetSettings } from '../settings.ts';
+import { isTeamToken } from '../team-token.ts';
 
 // `platform login` and `platform logout`: the key a user's commands run with, kept in a file only its
 // owner can read. Both forget the team `platform switch` chose, which was the login's.
@@ -44,6 +45,13 @@ export const authCommands: Commands = {
     usage: 'logout',
     async run({ io, client }) {
       const api = await client();
+      // A team token is the team's, not a login's: revoking it by accident would stop its CI.
+      if (isTeamToken(api.apiKey)) {
+        throw new CliError(
+          'usage_error',
+          'The key in effect is a team token, not a login: `platform tokens revoke <id>` revokes it (an admin, with their own key)',
+        );
+      }
       let revoked = true;
       try {
         await api.auth.logout();

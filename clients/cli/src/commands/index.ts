@@ -9,6 +9,7 @@ import { logCommands } from './logs.ts';
 import { productionCommands } from './production.ts';
 import { projectCommands } from './projects.ts';
 import { teamCommands } from './teams.ts';
+import { tokenCommands } from './tokens.ts';
 import { webhookCommands } from './webhooks.ts';
 
 // Every command, by group, in the order `platform --help` lists them. A new group (teams, tokens,
@@ -25,5 +26,6 @@ export const commands: Commands = {
   ...webhookCommands,
   ...teamCommands,
   ...invitationCommands,
+  ...tokenCommands,
   ...domainCommands,
 };

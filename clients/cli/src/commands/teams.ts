@@ -3,7 +3,8 @@ import type { Commands, Context } from '../command.ts';
 import { CliError, collect, LIST_OPTIONS, required } from '../flags.ts';
 import { listOutput, objectOutput, table } from '../output.ts';
 import { readSettings, writeSettings } from '../settings.ts';
-import { personalTeam, teamId, teamInEffect, teamOf } from '../team-ref.ts';
+import { chosenBy, personalTeam, teamId, teamInEffect, teamOf } from '../team-ref.ts';
+import { isTeamToken, TEAM_TOKEN_ACTS_IN_ITS_TEAM } from '../team-token.ts';
 
 // `platform teams list|create|get|rename|delete` (a team named by its id or name), the members of
 // the team in effect (`teams members|invite|remove|role`), `platform switch` (the team commands act
@@ -23,13 +24,16 @@ async function memberOf(client: PlatformClient, team: string, ref: string): Prom
   throw new CliError('not_found', `Team ${team} has no member with the user id or email ${ref}`, 1);
 }
 
-/** Where the team in effect came from, in words. */
-const chosenBy = { flag: '--team', env: 'PLATFORM_TEAM', switched: '`platform switch`' } as const;
-
 /** `switch` without a team: which team commands act in, and why. */
 async function showTeamInEffect({ client, teamChoice }: Context) {
   const api = await client();
   const choice = await teamChoice();
+  if (!api.teamId && isTeamToken(api.apiKey)) {
+    return {
+      json: { team: null, from: 'token' },
+      text: 'The key in effect is a team token: commands act in its own team',
+    };
+  }
   const team = api.teamId ? await api.teams.get(api.teamId) : await personalTeam(api);
   const from = choice ? chosenBy[choice.from] : 'no team chosen: your personal team';
   return {
@@ -158,6 +162,12 @@ export const teamCommands: Commands = {
       if (ref && flags.personal) throw new CliError('usage_error', 'Give a team or --personal, not both');
       if (!ref && !flags.personal) return showTeamInEffect(context);
       const api = await client();
+      if (isTeamToken(api.apiKey)) {
+        throw new CliError(
+          'usage_error',
+          `\`platform switch\` chooses a team for a person's login; the key in effect is a team token, and ${TEAM_TOKEN_ACTS_IN_ITS_TEAM}`,
+        );
+      }
       // The personal team is stored as "none chosen": it is the default, and stays right after a rename.
       const team = ref ? await teamOf(api, ref) : await personalTeam(api);
       await writeSettings(io.env, {
