@@ -125,7 +125,11 @@ describe('1. key-signing seed rotation', () => {
   it('updates the key issuers only after every function that verifies keys', () => {
     const issuers = routes.filter((route) => route.secrets?.includes('keySigningSeed'));
     const verifiers = routes.filter((route) => route.access === 'apiKey' && !issuers.includes(route));
-    expect(issuers.map((route) => route.handler).sort()).toEqual(['create-key', 'login']);
+    expect(issuers.map((route) => route.handler).sort()).toEqual([
+      'create-key',
+      'create-team-token',
+      'login',
+    ]);
     for (const issuer of issuers) {
       const issuerId = routeFunctionId(resources, issuer.handler);
       for (const verifier of verifiers) {

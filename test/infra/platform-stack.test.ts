@@ -649,7 +649,7 @@ describe('PlatformStack, hardened', () => {
     const putters = routes
       .filter((route) => tableGrantsOf(functionOf(route)[1]).get('apiKeys')?.has('dynamodb:PutItem'))
       .map((route) => route.handler);
-    expect(sorted(new Set(putters))).toEqual(['create-key', 'login']);
+    expect(sorted(new Set(putters))).toEqual(['create-key', 'create-team-token', 'login']);
     for (const route of routes.filter((candidate) => candidate.access === 'apiKey')) {
       const actions = sorted(tableGrantsOf(functionOf(route)[1]).get('apiKeys') ?? []);
       expect({
@@ -676,6 +676,7 @@ describe('PlatformStack, hardened', () => {
     expect(sorted(readers.map(String))).toEqual(
       sorted([
         describeFunction('create-key'),
+        describeFunction('create-team-token'),
         describeFunction('login'),
         'Custom resource: the public key of the key-signing seed',
       ]),

@@ -1,3 +1,4 @@
+import { personalTeamIdOf } from '../../shared/model/teams.ts';
 import { operations, stageNames } from '../../shared/routes.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
@@ -13,10 +14,14 @@ const deepBody = `{"name":${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}}`;
 
 let gateway: TestGateway;
 let key: string;
+/** The caller's personal team: a team's own routes reach their body check only for its members. */
+let teamId: string;
 beforeAll(async () => {
   gateway = await startGateway();
   // Every scope: a route that needs `build` (a log append) must reach its body check too.
-  ({ key } = await newCaller({ rateLimit: 1_000, scopes: ['read', 'write', 'build'] }));
+  const caller = await newCaller({ rateLimit: 1_000, scopes: ['read', 'write', 'build'] });
+  key = caller.key;
+  teamId = personalTeamIdOf(caller.userId);
   // Untimed: the first request through a fresh gateway pays for loading and compiling the chain.
   await call(`${gateway.baseUrl}/projects`, { method: 'POST', key, json: { name: 'warm-up' } });
 });
@@ -41,7 +46,8 @@ it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as co
     const root = route.api === 'platform' ? gateway.baseUrl : gateway.backendUrl;
     expect(root.endsWith(route.api === 'platform' ? `/${stageNames.platform}` : '')).toBe(true);
     const started = performance.now();
-    const response = await call(`${root}${route.path.replace('{id}', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A')}`, {
+    const path = route.path.replace('{id}', 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A').replace('{teamId}', teamId);
+    const response = await call(`${root}${path}`, {
       method: route.method,
       ...(route.access === 'apiKey' ? { key } : {}),
       headers: { 'Content-Type': 'application/json' },
