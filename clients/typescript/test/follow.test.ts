@@ -51,12 +51,17 @@ async function deploymentOf(fetch?: (url: string, init: RequestInit) => Promise<
 
 /** Follows to the end while the local builder builds; each event with when it arrived. */
 async function followBuild(client: Client, id: string, userId: string) {
-  const builder = startLocalBuilder({ delayMs: 1000, pollMs: 20, ownerId: userId });
+  // Started once the first stream is open (its first event is the queued status): the build's two
+  // seconds then pass while following, however long a busy machine takes to open the stream.
+  let builder: ReturnType<typeof startLocalBuilder> | undefined;
   const received: { event: FollowEvent; at: number }[] = [];
   try {
-    for await (const event of client.deployments.follow(id)) received.push({ event, at: Date.now() });
+    for await (const event of client.deployments.follow(id)) {
+      received.push({ event, at: Date.now() });
+      builder ??= startLocalBuilder({ delayMs: 1000, pollMs: 20, ownerId: userId });
+    }
   } finally {
-    await builder.stop();
+    await builder?.stop();
   }
   return received;
 }
