@@ -1,4 +1,4 @@
-import { createVariable } from '#shared/domain/environment.ts';
+import { createVariable } from '#shared/domain/environment-writes.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { CreateVariableBody } from '#shared/schemas/environment.ts';

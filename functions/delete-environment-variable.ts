@@ -1,4 +1,4 @@
-import { deleteVariable } from '#shared/domain/environment.ts';
+import { deleteVariable } from '#shared/domain/environment-writes.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { VariableParams } from '#shared/schemas/variable-params.ts';
 

@@ -1,4 +1,4 @@
-import { updateVariable } from '#shared/domain/environment.ts';
+import { updateVariable } from '#shared/domain/environment-writes.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { UpdateVariableBody } from '#shared/schemas/environment-update.ts';
 import { VariableParams } from '#shared/schemas/variable-params.ts';
