@@ -12,7 +12,7 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import type { ApiKey as ApiKeySchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
-import { type Page, queryPage } from './pages.ts';
+import { forEachPage, type Page, queryPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
 
 // The API-key table, keyed by the SHA-256 digest of the key: the key records (issue, list, revoke).
@@ -247,23 +247,20 @@ export async function readKeyCounter(
 /** Revokes every key listed under an owner (a deleted team's tokens); how many. */
 export async function revokeAllKeysOf(userId: string, revokedAt: string): Promise<number> {
   let revoked = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: byOwner.name,
-        KeyConditionExpression: '#owner = :userId',
-        ExpressionAttributeNames: { '#owner': byOwner.partitionKey },
-        ExpressionAttributeValues: { ':userId': userId },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      await revokeApiKeyByHash(String(item.keyHash), revokedAt);
-      revoked++;
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  await forEachPage(
+    {
+      TableName: table(),
+      IndexName: byOwner.name,
+      KeyConditionExpression: '#owner = :userId',
+      ExpressionAttributeNames: { '#owner': byOwner.partitionKey },
+      ExpressionAttributeValues: { ':userId': userId },
+    },
+    async (page) => {
+      for (const item of page.items) {
+        await revokeApiKeyByHash(String(item.keyHash), revokedAt);
+        revoked++;
+      }
+    },
+  );
   return revoked;
 }

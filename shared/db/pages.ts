@@ -60,3 +60,21 @@ export async function queryPage(
     nextCursor: hasMore ? await encodeCursor(paged.scope, String(last[cursorAttribute(paged.resume)])) : null,
   };
 }
+
+/**
+ * Every page of a Query, one after the other, handed to `each` (a whole partition: a team's items, an
+ * owner's keys). For what must be read or changed whole, never for a page a client asked for.
+ */
+export async function forEachPage(
+  query: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+  each: (page: { items: Record<string, unknown>[]; count: number }) => Promise<void> | void,
+): Promise<void> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({ ...query, ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
+    await each({ items: page.Items ?? [], count: page.Count ?? 0 });
+    start = page.LastEvaluatedKey;
+  } while (start);
+}

@@ -4,7 +4,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
@@ -14,7 +13,7 @@ import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { type Page, queryPage } from './pages.ts';
+import { forEachPage, type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 import { updateExpression } from './update-expression.ts';
 import type { ItemRead } from './with-membership.ts';
@@ -176,21 +175,18 @@ export async function deleteProject(ownerId: string, id: string): Promise<boolea
 /** How many projects an owner has: what deleting a team that still has some answers with. */
 export async function countProjects(ownerId: string): Promise<number> {
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'ownerId = :ownerId',
-        ExpressionAttributeValues: { ':ownerId': ownerId },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    count += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  await forEachPage(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'ownerId = :ownerId',
+      ExpressionAttributeValues: { ':ownerId': ownerId },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    },
+    (page) => {
+      count += page.count;
+    },
+  );
   return count;
 }
 

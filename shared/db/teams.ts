@@ -2,6 +2,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-s
 import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
+import { forEachPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
 
 // Teams and their members (the table's declaration in tables.ts says what each item is). A member's
@@ -183,20 +184,17 @@ export async function findTeams(teamIds: readonly string[]): Promise<StoredTeam[
 /** Every item of a team's partition but the team item, by key: what deleting the team removes first. */
 export async function teamItemKeys(teamId: string): Promise<{ pk: string; sk: string }[]> {
   const keys: { pk: string; sk: string }[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :teamId',
-        ExpressionAttributeValues: { ':teamId': teamId },
-        ProjectionExpression: 'pk, sk',
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) keys.push({ pk: String(item.pk), sk: String(item.sk) });
-    start = page.LastEvaluatedKey;
-  } while (start);
+  await forEachPage(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'pk = :teamId',
+      ExpressionAttributeValues: { ':teamId': teamId },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    },
+    (page) => {
+      for (const item of page.items) keys.push({ pk: String(item.pk), sk: String(item.sk) });
+    },
+  );
   return keys;
 }

@@ -6,18 +6,22 @@ import { atMost } from './common.ts';
 // The names people give things and the branches they build, apart from common.ts: a module of
 // registered schemas is bundled whole, and most functions take neither.
 
+/** A name a person gives something, of at most `max` characters: trimmed, not empty, no control characters. */
+export const nameOf = (max: number, more = '') =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, 'must not be empty'),
+      atMost(max),
+      z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
+    )
+    .register(z.globalRegistry, {
+      description: `Trimmed first; then 1 to ${max} characters, no control characters.${more}`,
+    });
+
 /** A name a person gives something (a project, a key, themselves): what every such field accepts. */
-export const DisplayName = z
-  .string()
-  .check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    atMost(100),
-    z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
-  )
-  .register(z.globalRegistry, {
-    description: 'Trimmed first; then 1 to 100 characters, no control characters.',
-  });
+export const DisplayName = nameOf(100);
 
 /** A git branch name, as `git check-ref-format --branch` accepts it. */
 export const BranchName = z

@@ -1,23 +1,12 @@
 import * as z from 'zod/mini';
 import { TEAM_ROLES } from '#shared/model/roles.ts';
-import { hasControlCharacter } from '#shared/model/text.ts';
 import { Email } from './auth.ts';
 import { atMost } from './common.ts';
+import { nameOf } from './names.ts';
 
 // What clients send about teams, their members and invitations.
 
-const TeamName = z
-  .string()
-  .check(
-    z.trim(),
-    z.minLength(1, 'must not be empty'),
-    atMost(64),
-    z.refine((value: string) => !hasControlCharacter(value), 'must not contain control characters'),
-  )
-  .register(z.globalRegistry, {
-    description: 'Trimmed first; then 1 to 64 characters, no control characters. Not unique.',
-    examples: ['Acme'],
-  });
+const TeamName = nameOf(64, ' Not unique.');
 
 const Role = z.enum(TEAM_ROLES);
 

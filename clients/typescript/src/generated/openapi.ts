@@ -1375,10 +1375,7 @@ export interface components {
          *     }
          */
         CreateTeamBody: {
-            /**
-             * @description Trimmed first; then 1 to 64 characters, no control characters. Not unique.
-             * @example Acme
-             */
+            /** @description Trimmed first; then 1 to 64 characters, no control characters. Not unique. */
             name: string;
         };
         /**
@@ -1388,10 +1385,7 @@ export interface components {
          *     }
          */
         UpdateTeamBody: {
-            /**
-             * @description Trimmed first; then 1 to 64 characters, no control characters. Not unique.
-             * @example Acme
-             */
+            /** @description Trimmed first; then 1 to 64 characters, no control characters. Not unique. */
             name: string;
         };
         /**
