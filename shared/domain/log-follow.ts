@@ -126,10 +126,14 @@ async function* events(
   const startedAt = performance.now();
   let lastEventAt = startedAt;
   let sent = after;
-  // The status on connect comes first; after that a change is sent after the lines of its round, so
-  // that a terminal status (and the end) always follows the last line.
-  let status = first.status;
-  yield { type: 'status', status, at: enteredAt(first) };
+  // The status on connect comes first, unless it is terminal; every change, and a terminal status on
+  // connect, is sent after the lines of its round, so that a terminal status (and the end) always
+  // follows the last line, also on a reconnect that finds the build already over.
+  let status: Deployment['status'] | undefined;
+  if (!isTerminal(first.status)) {
+    status = first.status;
+    yield { type: 'status', status, at: enteredAt(first) };
+  }
   for (let deployment: Deployment | undefined = first; ; ) {
     // Deleted meanwhile (its project was): nothing more will come.
     if (!deployment) return;

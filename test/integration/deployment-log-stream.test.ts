@@ -151,6 +151,22 @@ it('resumes after Last-Event-ID on a reconnect: nothing missed, nothing twice', 
   ]);
 });
 
+it('sends a reconnect that finds the build over its missing lines first, then the final status, then the end', async () => {
+  const { key } = await newCaller();
+  const id = (await newDeployment(gateway.baseUrl, key)).id;
+  await report(key, id, 'building');
+  await append(key, id, ['one', 'two', 'three']);
+  await report(key, id, 'ready');
+  // The client had line 1 when its stream ended; the build finished while it was away.
+  const { events } = await followToEnd(logsUrl(id), { key, headers: { 'Last-Event-ID': '1' } });
+  expect(summary(events)).toEqual([
+    ['log', '2', 'two'],
+    ['log', '3', 'three'],
+    ['status', 'ready'],
+    ['end', 'ready'],
+  ]);
+});
+
 it('keeps an idle stream open with comments, and ends it itself with event: reconnect', async () => {
   const { key } = await newCaller();
   const id = (await newDeployment(gateway.baseUrl, key)).id;

@@ -2099,7 +2099,7 @@ export interface components {
         };
         /**
          * @description Server-sent events (`text/event-stream`), each `data` one line of JSON:
-         *     - `event: status`, `data: {status, at}`: the deployment's status on connect, then each new status the server sees (`at`: when it entered it). The server reads the status once a second, so a status held for less than that may be skipped; `GET /deployments/{id}/events` lists every one;
+         *     - `event: status`, `data: {status, at}`: the deployment's status on connect (a terminal one after the lines instead), then each new status the server sees (`at`: when it entered it). The server reads the status once a second, so a status held for less than that may be skipped; `GET /deployments/{id}/events` lists every one;
          *     - `event: log`, `id: <seq>`, `data: {seq, at, stream, text}` (a LogLine): every stored line after `since` or `Last-Event-ID`, oldest first, then each new one as it is appended;
          *     - `event: end`, `data: {status}`: the deployment is terminal and every line has been sent; the stream then ends;
          *     - `event: reconnect`, `data: {lastEventId}`: the stream ends itself before API Gateway's 15-minute limit (after 14 minutes); reconnect with `Last-Event-ID` (EventSource does) to go on, missing nothing and getting nothing twice;
