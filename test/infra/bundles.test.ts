@@ -522,9 +522,10 @@ it("streams a followed build log's events through the runtime's response stream"
     }),
   });
   expect(answer.body).toBe(
+    // A build already over: its lines, then its final status, then the end.
     [
-      `event: status\ndata: {"status":"canceled","at":"${now}"}\n\n`,
       `id: 1\nevent: log\ndata: {"seq":1,"at":"${now}","stream":"stdout","text":"> npm run build"}\n\n`,
+      `event: status\ndata: {"status":"canceled","at":"${now}"}\n\n`,
       'event: end\ndata: {"status":"canceled"}\n\n',
     ].join(''),
   );
