@@ -7,6 +7,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { scheduledConsumers } from '../shared/consumers.ts';
 import type { TableKey } from '../shared/db/tables.ts';
+import { DEFAULT_DOMAIN_TARGET } from '../shared/model/domains.ts';
 import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { functionGrants } from './grants.ts';
@@ -22,9 +23,17 @@ const consumer = scheduledConsumers.find(({ handler }) => handler === 'recheck-d
 export interface DomainChecksProps {
   tables: Record<TableKey, ITable>;
   logRetention: RetentionDays;
-  /** What a domain's CNAME should point at (`-c domainTarget=`), shown as its routing record's value. */
-  domainTarget: string;
+  /**
+   * What a domain's CNAME should point at (`-c domainTarget=`), shown as its routing record's value;
+   * DEFAULT_DOMAIN_TARGET when not given.
+   */
+  domainTarget?: string;
+  /** The route functions by handler: those that show or check the routing record get its target too. */
+  endpointFunctions: ReadonlyMap<string, { addEnvironment(name: string, value: string): unknown }>;
 }
+
+/** The route functions that show or check a domain's routing record. */
+const SHOWS_ROUTING = ['create-domain', 'verify-domain'] as const;
 
 export class DomainChecks extends Construct {
   readonly function: NodejsFunction;
@@ -40,7 +49,10 @@ export class DomainChecks extends Construct {
       timeout: Duration.seconds(60),
       logRetention: props.logRetention,
     });
-    this.function.addEnvironment('DOMAIN_TARGET', props.domainTarget);
+    const domainTarget = props.domainTarget ?? DEFAULT_DOMAIN_TARGET;
+    this.function.addEnvironment('DOMAIN_TARGET', domainTarget);
+    for (const handler of SHOWS_ROUTING)
+      props.endpointFunctions.get(handler)?.addEnvironment('DOMAIN_TARGET', domainTarget);
     bindGrants(this.function, functionGrants(consumer.handler), { tables: props.tables });
     this.rule = new Rule(this, 'Schedule', {
       description: 'Checks pending custom domains again when due, and expires them after 7 days',

@@ -7,7 +7,6 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
-import { DEFAULT_DOMAIN_TARGET } from '../shared/model/domains.ts';
 import { type ApiGroup, type Route, routes, stageNames } from '../shared/routes.ts';
 import type { SecretName } from '../shared/runtime/secrets.ts';
 import { DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
@@ -19,6 +18,7 @@ import { DomainChecks } from './domain-checks.ts';
 import { DEFAULT_EDGE_LIMITS, EdgeProtection } from './edge-protection.ts';
 import { EndpointFunction } from './endpoint-function.ts';
 import { environmentKey } from './environment-key.ts';
+import { acknowledgeFunctionFindings } from './function-findings.ts';
 import { indexStepOf } from './index-steps.ts';
 import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts';
 import { Monitoring } from './monitoring.ts';
@@ -136,38 +136,29 @@ export class PlatformStack extends Stack {
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });
-    streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, alarmThresholds.iteratorAgeMinutes);
     const autoPromotion = new AutoPromotion(this, 'AutoPromotion', {
       tables: this.tables,
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });
-    streamFailures.watchIteratorAge('PurgeProject', purge.function, alarmThresholds.iteratorAgeMinutes);
-    // Custom domains: the functions that show or check the routing record know its target.
-    const domainTarget = props.domainTarget ?? DEFAULT_DOMAIN_TARGET;
+    // Custom domains: their background checks, and the routing target the functions show.
     const domainChecks = new DomainChecks(this, 'DomainChecks', {
       tables: this.tables,
       logRetention: this.logRetention,
-      domainTarget,
+      endpointFunctions: functions,
+      ...(props.domainTarget === undefined ? {} : { domainTarget: props.domainTarget }),
     });
-    for (const handler of ['create-domain', 'verify-domain'])
-      functions.get(handler)?.addEnvironment('DOMAIN_TARGET', domainTarget);
-    streamFailures.watchIteratorAge(
-      'AutoPromote',
-      autoPromotion.function,
-      alarmThresholds.iteratorAgeMinutes,
-    );
+    const ageLimit = alarmThresholds.iteratorAgeMinutes;
+    streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, ageLimit);
+    streamFailures.watchIteratorAge('PurgeProject', purge.function, ageLimit);
+    streamFailures.watchIteratorAge('AutoPromote', autoPromotion.function, ageLimit);
 
     issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
     // platform API (functions/docs.ts); the backend's it takes from the request.
     functions.get('docs')?.addEnvironment('PLATFORM_BASE_URL', this.stageUrl('platform'));
 
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        "X-Ray's PutTraceSegments and PutTelemetryRecords (active tracing) and ListStreams (the stream consumers' event sources) take no resource-level permissions; a template test checks that no other grant is on *",
-    });
+    acknowledgeFunctionFindings(this);
 
     // The backend stage's access logs need the account setting that the platform API makes.
     const loggingRole = this.apis.platform.node.tryFindChild('Account');

@@ -1,4 +1,5 @@
 import * as store from '#shared/db/environment-variables.ts';
+import * as versions from '#shared/db/environment-versions.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import {
   canonicalTargets,
@@ -64,7 +65,7 @@ async function serially<T>(
 }
 
 /** What a write of the head means to `serially`: the value, read again (undefined), or 404. */
-function settled<T>(projectId: string, outcome: store.HeadWriteOutcome, value: () => T): T | undefined {
+function settled<T>(projectId: string, outcome: versions.HeadWriteOutcome, value: () => T): T | undefined {
   if (outcome === 'gone') throw new NotFoundError(`Project ${projectId} was not found`);
   return outcome === 'written' ? value() : undefined;
 }
@@ -110,7 +111,7 @@ export async function createVariable(
       createdAt: now,
       updatedAt: now,
     };
-    const written = await store.applyChange(
+    const written = await versions.applyChange(
       project.id,
       caller.team.partition,
       head,
@@ -148,7 +149,7 @@ export async function updateVariable(
     if (sealed === undefined) return undefined; // deleted since the set was read: read it again
     const now = isoNow();
     const variable = { ...existing, targets, sealed, updatedAt: now };
-    const written = await store.applyChange(
+    const written = await versions.applyChange(
       project.id,
       caller.team.partition,
       head,
@@ -180,7 +181,7 @@ export async function deleteVariable(caller: Caller, projectId: string, envId: s
     if (!head || !existing) throw variableNotFound(envId);
     mayWriteTargets(caller, existing.targets);
     const now = isoNow();
-    const written = await store.applyChange(
+    const written = await versions.applyChange(
       project.id,
       caller.team.partition,
       head,
@@ -236,7 +237,7 @@ export async function replaceEnvironment(
     createdAt: now,
     updatedAt: now,
   }));
-  await store.stageVersion(project.id, version, staged);
+  await versions.stageVersion(project.id, version, staged);
   const change = {
     change: 'replaced' as const,
     variables: staged.map(({ key, targets, type }) => ({ key, targets, type })),
@@ -253,7 +254,7 @@ export async function replaceEnvironment(
           caller,
           current.flatMap((variable) => variable.targets),
         );
-        const switched = await store.switchVersion(project.id, caller.team.partition, head, {
+        const switched = await versions.switchVersion(project.id, caller.team.partition, head, {
           version,
           count: staged.length,
           change,
@@ -263,7 +264,7 @@ export async function replaceEnvironment(
       }
       if (replaced) {
         const { head: old, current: oldVariables } = replaced;
-        await store
+        await versions
           .dropVersion(
             project.id,
             old.version,
@@ -276,7 +277,7 @@ export async function replaceEnvironment(
       return true;
     });
   } catch (error) {
-    await store
+    await versions
       .dropVersion(
         project.id,
         version,
