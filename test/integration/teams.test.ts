@@ -239,7 +239,11 @@ describe('roles', () => {
       send('PATCH', `/teams/${teamId}/members/${other.userId}`, owner, { role: 'viewer' }),
       send('PATCH', `/teams/${teamId}/members/${owner.userId}`, other, { role: 'viewer' }),
     ]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    // The loser either passed the role check first and hit the last-owner rule (409), or was
+    // already demoted when its role was read (403); either way the team keeps one owner.
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect([403, 409]).toContain(statuses.find((status) => status !== 200));
     const stillOwner = answers[0]?.status === 200 ? owner : other;
     const members = (await get(`/teams/${teamId}/members`, stillOwner)).body as {
       members: { role: string }[];
