@@ -1,9 +1,11 @@
 import { queueConsumers, scheduledConsumers, streamConsumers } from '../shared/consumers.ts';
 import { type TableKey, tableKeys } from '../shared/db/tables.ts';
 import {
+  actsInTeam,
   type FunctionAccess,
   type KmsUse,
   type QueueKey,
+  type Route,
   rowsOf,
   type TableAction,
 } from '../shared/routes.ts';
@@ -95,12 +97,29 @@ const consumers: readonly (FunctionAccess & { handler: string })[] = [
   ...scheduledConsumers,
 ];
 
+/**
+ * A row that acts in a team records in its audit log what it changes and what it refuses
+ * (shared/http/audit-trail.ts): a refusal, a delete's event in its transaction, a change that writes
+ * nothing else. Granted here for every such row, as the chain that writes it serves every row.
+ */
+export const AUDIT_RECORDING: TableGrant = {
+  service: 'dynamodb',
+  actions: ['dynamodb:PutItem'],
+  table: 'auditEvents',
+};
+
+const routeGrants = (route: Route): Grant[] => [
+  ...grantsOf(route),
+  ...(actsInTeam(route) ? [AUDIT_RECORDING] : []),
+];
+
 /** Everything one function may call: its rows' grants together (a route's), or its consumer row's. */
 export function functionGrants(handler: string): Grant[] {
+  const rows = rowsOf(handler);
   const declarations: FunctionAccess[] = [
-    ...rowsOf(handler),
+    ...rows,
     ...consumers.filter((consumer) => consumer.handler === handler),
   ];
   if (declarations.length === 0) throw new Error(`No route or consumer runs functions/${handler}.ts`);
-  return declarations.flatMap(grantsOf);
+  return [...rows.flatMap(routeGrants), ...declarations.slice(rows.length).flatMap(grantsOf)];
 }

@@ -20,6 +20,7 @@ export const pinnedLogicalIds = {
     deploymentLogs: 'DeploymentLogsTable',
     teams: 'TeamsTable',
     domains: 'DomainsTable',
+    auditEvents: 'AuditEventsTable',
   } satisfies Record<TableKey, string>,
   secrets: {
     CursorSecret: 'CursorSecretABAE1358',

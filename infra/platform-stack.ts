@@ -10,6 +10,7 @@ import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
 import { type ApiGroup, type Route, routes, stageNames } from '../shared/routes.ts';
 import type { SecretName } from '../shared/runtime/secrets.ts';
 import { DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
+import { AuditTrail } from './audit-trail.ts';
 import { AutoPromotion } from './auto-promotion.ts';
 import { pascalCase, pinLogicalId } from './construct-ids.ts';
 import { keySigningPublicKey } from './custom-resources/key-signing-public-key-resource.ts';
@@ -141,6 +142,12 @@ export class PlatformStack extends Stack {
       logRetention: this.logRetention,
       onFailure: streamFailures.destination,
     });
+    // The audit log's recorder, fed by every stream a team's change writes to.
+    const auditTrail = new AuditTrail(this, 'AuditTrail', {
+      tables: this.tables,
+      logRetention: this.logRetention,
+      onFailure: streamFailures.destination,
+    });
     // Custom domains: their background checks, and the routing target the functions show.
     const domainChecks = new DomainChecks(this, 'DomainChecks', {
       tables: this.tables,
@@ -152,6 +159,7 @@ export class PlatformStack extends Stack {
     streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, ageLimit);
     streamFailures.watchIteratorAge('PurgeProject', purge.function, ageLimit);
     streamFailures.watchIteratorAge('AutoPromote', autoPromotion.function, ageLimit);
+    streamFailures.watchIteratorAge('RecordAuditEvents', auditTrail.function, ageLimit);
 
     issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
@@ -187,6 +195,7 @@ export class PlatformStack extends Stack {
         ['PurgeProject', purge.function],
         ['AutoPromote', autoPromotion.function],
         ['RecheckDomains', domainChecks.function],
+        ['RecordAuditEvents', auditTrail.function],
       ]),
       tables: Object.fromEntries(tableKeys.map((key) => [pascalCase(key), this.tables[key]])),
       tableIndexes: Object.fromEntries(
@@ -204,6 +213,8 @@ export class PlatformStack extends Stack {
         this.tables.deploymentLogs,
         this.tables.deployments,
         this.tables.domains,
+        this.tables.teams,
+        this.tables.auditEvents,
       ],
       dashboardName: this.named('operations'),
       routeMetrics: props.routeMetrics ?? false,

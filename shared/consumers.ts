@@ -18,7 +18,10 @@ import type { FunctionAccess, QueueKey } from './routes.ts';
  * (infra/local/event-filter.ts).
  */
 export type FilterPattern = { readonly [field: string]: FilterPattern | readonly FilterValue[] };
-export type FilterValue = string | { readonly 'anything-but': readonly string[] };
+export type FilterValue =
+  | string
+  | { readonly 'anything-but': readonly string[] }
+  | { readonly exists: boolean };
 
 export interface StreamConsumer extends FunctionAccess {
   /** The Lambda entry point: `functions/<handler>.ts`, exporting `handler(event: DynamoDBStreamEvent)`. */
@@ -34,6 +37,11 @@ export interface QueueConsumer extends FunctionAccess {
   handler: string;
   queue: QueueKey;
 }
+
+/** A record whose write carried an audit stamp (shared/db/audit-stamp.ts): a change's own. */
+const STAMPED: FilterPattern = {
+  dynamodb: { NewImage: { audit: { M: { id: { S: [{ exists: true }] } } } } },
+};
 
 // biome-ignore format: rows read as a table
 export const streamConsumers = [
@@ -58,6 +66,9 @@ export const streamConsumers = [
       NewImage: { status: { S: ['ready'] }, target: { S: ['production'] } },
       OldImage: { status: { S: [{ 'anything-but': ['ready'] }] } },
     } } } },
+  // The audit log: the event of each change whose write carried a stamp, with what it changed.
+  { handler: 'record-audit-events', streams: ['projects', 'deployments', 'environment', 'domains', 'webhooks', 'teams', 'apiKeys'], tables: { auditEvents: ['PutItem'] },
+    filters: { projects: STAMPED, deployments: STAMPED, environment: STAMPED, domains: STAMPED, webhooks: STAMPED, teams: STAMPED, apiKeys: STAMPED } },
 ] as const satisfies readonly StreamConsumer[];
 
 // biome-ignore format: rows read as a table

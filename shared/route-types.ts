@@ -1,4 +1,5 @@
 import type { DeclaredIndexes, TableKey } from '#shared/db/tables.ts';
+import type { AuditAction } from '#shared/model/audit.ts';
 import type { ErrorCode } from '#shared/model/error-catalogue.ts';
 import type { Permission } from '#shared/model/roles.ts';
 import type { Scope } from '#shared/model/scopes.ts';
@@ -145,6 +146,13 @@ export interface EndpointRoute extends RouteRow {
    * a request in a shared team at the cost of one in a personal team.
    */
   membership?: 'withResource';
+  /**
+   * The change a 2xx of this row is, as the team's audit log records it (shared/model/audit.ts):
+   * every row that changes something in a team names one, and so does the build's read of its
+   * variables. The chain opens it before the handler (shared/http/audit-trail.ts); the write of the
+   * item it names carries it (shared/db/audit-stamp.ts).
+   */
+  audit?: AuditAction;
   /**
    * `refused`: a user's request, which a team token may not make (its keys, its teams, accepting an
    * invitation): 403. A token acts as its team, not as a person.

@@ -2,6 +2,7 @@ import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeadlineBoundHandler } from '#shared/runtime/deadline-bound-handler.ts';
+import { installAuditStamp } from './audit-stamp.ts';
 import { recordStoreCall } from './store-timing.ts';
 
 // The DynamoDB clients, one set per container, created at load time, outside any handler.
@@ -63,9 +64,12 @@ function documentClient(maxAttempts: number): DynamoDBDocumentClient {
     },
     { step: 'initialize', name: 'storeTiming' },
   );
-  return DynamoDBDocumentClient.from(client, {
+  const documents = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
+  // Every change's write carries who made it, or its event (shared/db/audit-stamp.ts).
+  installAuditStamp(documents);
+  return documents;
 }
 
 /** For reads and for writes that are safe to repeat: one retry on a transient failure. */

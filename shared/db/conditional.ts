@@ -41,6 +41,13 @@ export async function conditionally<T>(
   }
 }
 
+/** The item as its writer gave it: without the audit stamp the client added (audit-stamp.ts). */
+function withoutStamp(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (item === undefined) return undefined;
+  const { audit: _stamp, ...given } = item;
+  return given;
+}
+
 /**
  * Puts a new item that must not exist yet, and survives the SDK's retry of a put whose response was
  * lost: the retry finds the item there, and if it is exactly the item this call wrote (its fresh id
@@ -59,7 +66,7 @@ export async function putNew(
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
   );
-  if (put.failed && !isDeepStrictEqual(put.old, input.Item)) {
+  if (put.failed && !isDeepStrictEqual(withoutStamp(put.old), input.Item)) {
     throw new Error(`An item with the same key as a new one already exists in ${input.TableName}`);
   }
 }

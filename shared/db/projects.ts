@@ -1,7 +1,6 @@
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
-  DeleteCommand,
   GetCommand,
   PutCommand,
   UpdateCommand,
@@ -11,7 +10,7 @@ import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
-import { conditionally, putNew } from './conditional.ts';
+import { conditionally, putNew, transactWrite } from './conditional.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { forEachPage, type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
@@ -158,18 +157,16 @@ export async function updateProject(
   return updated.failed ? undefined : toProject(updated.result.Attributes ?? {});
 }
 
-/** Deletes one of the owner's projects; false when there was none to delete. */
-export async function deleteProject(ownerId: string, id: string): Promise<boolean> {
-  const deleted = await conditionally(() =>
-    db.send(
-      new DeleteCommand({
-        TableName: table(),
-        Key: { ownerId, id },
-        ConditionExpression: 'attribute_exists(id)',
-      }),
-    ),
-  );
-  return !deleted.failed;
+/**
+ * Deletes one of the owner's projects; false when there was none to delete. A transaction of one
+ * item, so that the audit log's event of the deletion is committed with it (shared/db/audit-stamp.ts).
+ */
+export function deleteProject(ownerId: string, id: string): Promise<boolean> {
+  return transactWrite(() => ({
+    TransactItems: [
+      { Delete: { TableName: table(), Key: { ownerId, id }, ConditionExpression: 'attribute_exists(id)' } },
+    ],
+  }));
 }
 
 /** How many projects an owner has: what deleting a team that still has some answers with. */

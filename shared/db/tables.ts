@@ -59,6 +59,8 @@ export const tables = {
     indexes: { ownerKeys: { partitionKey: 'userId', sortKey: 'keyId', projection: 'KEYS_ONLY' } },
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
+    // The audit log's record of keys and tokens made and revoked (shared/db/audit-stamp.ts).
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Responses of POSTs sent with an Idempotency-Key, one item per user and key (the id is a digest of
@@ -126,6 +128,8 @@ export const tables = {
     partitionKey: 'ownerId',
     sortKey: 'id',
     pointInTimeRecovery: true,
+    // The audit log's record of subscriptions made and changed.
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Teams and who is in them, one partition per team (`pk` = the team id), sorted by `sk`:
@@ -145,6 +149,8 @@ export const tables = {
     indexes: { byMember: { partitionKey: 'memberId', sortKey: 'teamId', projection: ['role', 'joinedAt'] } },
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
+    // The audit log's record of teams, members and invitations changed.
+    stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Projects' environment variables, one partition per project (`projectId`), sorted by `sk`:
@@ -217,6 +223,20 @@ export const tables = {
     },
     pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
+  },
+  /**
+   * Each team's audit log, one partition per team (`teamId`), events sorted by `id` (ULIDs, so a
+   * time range is a key range and newest first is the key order): who changed what, from where,
+   * and every refusal (shared/db/audit-events.ts). Kept AUDIT_RETENTION_DAYS (90), then removed by
+   * TTL; recovery on, since nothing could rebuild it.
+   */
+  auditEvents: {
+    envVar: 'AUDIT_EVENTS_TABLE',
+    localName: 'platform-audit-events',
+    partitionKey: 'teamId',
+    sortKey: 'id',
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: true,
   },
 } as const satisfies Record<string, TableDefinition>;
 

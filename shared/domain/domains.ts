@@ -5,6 +5,7 @@ import { normaliseDomainName } from '#shared/model/domain-names.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { asSystemChange } from './audit.ts';
 import { afterCheck, checkRecords, expiredDomain, isPastExpiry } from './domain-checks.ts';
 import { domainSettings } from './domain-settings.ts';
 import { getProject } from './projects.ts';
@@ -122,11 +123,16 @@ export async function recheckDueDomains(budgetMs: number): Promise<RecheckSummar
 /** One due domain's background check: what became of it, undefined when another write got there first. */
 async function recheck(domain: store.StoredDomain): Promise<keyof RecheckSummary | undefined> {
   const now = clock.now();
+  // A check that moves the domain's status is the platform's change, in its team's audit log.
+  const save = (next: store.StoredDomain) =>
+    next.status === domain.status
+      ? store.saveCheck(domain, next)
+      : asSystemChange('domain.checked', domain.ownerId, () => store.saveCheck(domain, next));
   if (isPastExpiry(domain, now)) {
-    return (await store.saveCheck(domain, expiredDomain(domain))) ? 'expired' : undefined;
+    return (await save(expiredDomain(domain))) ? 'expired' : undefined;
   }
   const records = await checkRecords(domain.projectId, domain.name, domainSettings);
-  const saved = await store.saveCheck(domain, afterCheck(domain, records, clock.now(), true));
+  const saved = await save(afterCheck(domain, records, clock.now(), true));
   if (!saved) return undefined;
   return saved.status === 'verified' ? 'verified' : 'checked';
 }

@@ -10,6 +10,7 @@ import { movesForward, type ProductionReason } from '#shared/model/production.ts
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
+import { asSystemChange, recordChange } from './audit.ts';
 import { mayTarget, mustReachProject } from './token-reach.ts';
 
 // What moves a project's production pointer, and what does not:
@@ -79,6 +80,10 @@ const raced = (projectId: string) =>
  * tried first without reading the project: the move's condition (that pointer, automatic promotion
  * on) decides, as it would after a read; when it fails, the project is read and the move decided.
  */
+/** An automatic promotion: the platform's move, in the project's team's audit log. */
+const automaticMove = (move: Parameters<typeof store.moveProduction>[0]) =>
+  asSystemChange('production.promoted', move.ownerId, () => store.moveProduction(move));
+
 export async function promoteIfNewer(
   ownerId: string,
   deployment: { id: string; projectId: string; target: string; url?: string },
@@ -89,7 +94,7 @@ export async function promoteIfNewer(
   // Ids sort by creation time: only an older deployment is replaced.
   if (promotesOver !== undefined && (promotesOver === null || promotesOver < deployment.id)) {
     tried = pointerTo(deployment, 'auto', promotesOver);
-    const moved = await store.moveProduction({
+    const moved = await automaticMove({
       ownerId,
       projectId: deployment.projectId,
       from: promotesOver,
@@ -106,7 +111,7 @@ export async function promoteIfNewer(
     // Ids sort by creation time: an older build that finishes late never replaces a newer one.
     if (current !== null && current >= deployment.id) return false;
     tried = pointerTo(deployment, 'auto', current);
-    const moved = await store.moveProduction({
+    const moved = await automaticMove({
       ownerId,
       projectId: deployment.projectId,
       from: current,
@@ -133,7 +138,11 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
     const current = pointer?.deploymentId ?? null;
     if (current === deployment.id) {
       // Already production: no move, no history entry; automatic promotion resumes all the same.
-      if (project.autoPromotion) return project;
+      // The request is still the team's change, recorded though nothing is written.
+      if (project.autoPromotion) {
+        await recordChange({ type: 'project', id: project.id });
+        return project;
+      }
       return (await store.resumeAutoPromotion(caller.team.partition, project.id)) ?? throwNotFound(projectId);
     }
     const to = pointerTo(deployment, 'promote', current);

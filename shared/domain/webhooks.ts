@@ -13,6 +13,7 @@ import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import { messageIdOf } from '#shared/webhooks/messages.ts';
 import { newWebhookSecret } from '#shared/webhooks/signer.ts';
 import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
+import { recordChange } from './audit.ts';
 import { spansTeam } from './token-reach.ts';
 
 export type { Webhook } from '#shared/db/webhooks.ts';
@@ -117,6 +118,8 @@ export async function pingWebhook(caller: Caller, id: string): Promise<{ message
     ],
     0,
   );
+  // A delivery is a message, not a write: its audit event is recorded before the answer.
+  await recordChange({ type: 'webhook', id: webhook.id });
   return { messageId, event: PING_EVENT };
 }
 

@@ -1,6 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
+import { withAuditScope } from '#shared/db/audit-scope.ts';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -10,6 +11,7 @@ import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { requireEnv } from '#shared/runtime/env.ts';
 import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
+import { auditTrail } from './audit-trail.ts';
 import { errorShaping } from './error-response.ts';
 import { headerValue } from './headers.ts';
 import { idempotent } from './idempotency.ts';
@@ -36,7 +38,8 @@ import { namedHeaders, parseInput } from './validate-input.ts';
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
 //   -> admission (API key + rate limit, or the per-address throttle of /auth/*)
-//   -> body (size, type, JSON) -> zod input -> handler.
+//   -> body (size, type, JSON) -> the audit trail (the change it makes, a refusal) -> zod input
+//   -> handler.
 // Admission comes before the body: a stranger's body is never parsed, and a 413 or 415 has been
 // counted and carries the rate-limit headers like any other answer. Middy runs `after`/`onError`
 // in reverse order, so errors are shaped first and then stamped with the rate-limit headers and
@@ -162,7 +165,8 @@ function build<S extends InputSchemas, H extends HandlerName>(
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))
-    .use(schemas.body ? [jsonBody()] : []);
+    .use(schemas.body ? [jsonBody()] : [])
+    .use(route.access === 'apiKey' && !isFallback(route) ? [auditTrail(route)] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
   // passes is aborted, and the error shaping answers the contract's 500 with its headers. The
   // store's calls are timed for the request's metrics. A row that holds requests open (a wait) gets
@@ -170,7 +174,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
   const deadlineMs = config.REQUEST_DEADLINE_MS + holdsOpenMs(route);
   return (event, context) =>
     withDeadline(requestBudgetMs(deadlineMs, context.getRemainingTimeInMillis?.()), () =>
-      withStoreTimings(() => chain(event, context as EndpointContext)),
+      withStoreTimings(() => withAuditScope(() => chain(event, context as EndpointContext))),
     );
 }
 

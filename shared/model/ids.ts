@@ -47,7 +47,19 @@ function ulid(): string {
 
 export const ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export type IdPrefix = 'prj' | 'dpl' | 'usr' | 'key' | 'whk' | 'wdl' | 'env' | 'evs' | 'mov' | 'team' | 'inv';
+export type IdPrefix =
+  | 'prj'
+  | 'dpl'
+  | 'usr'
+  | 'key'
+  | 'whk'
+  | 'wdl'
+  | 'env'
+  | 'evs'
+  | 'mov'
+  | 'team'
+  | 'inv'
+  | 'aud';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
 
@@ -57,3 +69,11 @@ export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
  */
 export const isIdOf = (prefix: IdPrefix, id: string): boolean =>
   id.startsWith(`${prefix}_`) && ID_PATTERN.test(id.slice(prefix.length + 1));
+
+/**
+ * The lowest (`first`) or highest (`last`) id of this prefix that a ULID made in millisecond `ms`
+ * can have: a range of ids between two of these is a range of creation times (the audit log's
+ * `since` and `until`).
+ */
+export const idAtTime = (prefix: IdPrefix, ms: number, edge: 'first' | 'last'): string =>
+  `${prefix}_${encodeTime(Math.max(0, ms))}${(edge === 'first' ? '0' : 'Z').repeat(RANDOM_CHARS)}`;

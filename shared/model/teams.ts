@@ -45,3 +45,7 @@ export const sharedTeam = (teamId: string): TeamContext => ({
   partition: teamId,
   personal: false,
 });
+
+/** The team whose resources are stored under `partition`: a team's own id, or its user's personal team. */
+export const teamOfPartition = (partition: string): string =>
+  partition.startsWith(TEAM_ID_PREFIX) ? partition : personalTeamIdOf(partition);

@@ -22,6 +22,8 @@ export const ConfigSchema = z.object({
   /** Login attempts per email address and window. */
   LOGIN_EMAIL_RATE_LIMIT_MAX: positiveInt(10),
   API_KEY_TTL_SECONDS: positiveInt(30 * 24 * 60 * 60),
+  /** How long a team's audit events are kept (the audit table's TTL removes them after). */
+  AUDIT_RETENTION_DAYS: positiveInt(90),
   /** How long one request may take, start to answer (shared/runtime/deadline.ts). */
   REQUEST_DEADLINE_MS: positiveInt(3_000),
   /**

@@ -1,3 +1,4 @@
+import { AuditEventsQuery } from './audit.ts';
 import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams } from './common.ts';
 import { LogQuery, LogStreamHeaders } from './deployment-log-query.ts';
@@ -71,6 +72,7 @@ export const requestSchemas = {
   TokenParams,
   CreateDomainBody,
   DomainParams,
+  AuditEventsQuery,
 } as const;
 
 export type RequestSchemaName = keyof typeof requestSchemas;

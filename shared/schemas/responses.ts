@@ -1,3 +1,4 @@
+import { AuditEvent, AuditEventList } from './audit-resources.ts';
 import { AppendedLogs, LogEventStream, LogLineList } from './deployment-log-resources.ts';
 import { Domain, DomainList } from './domain-resources.ts';
 import {
@@ -80,6 +81,8 @@ export const responseBodies = {
   TeamToken,
   CreatedTeamToken,
   TeamTokenList,
+  AuditEvent,
+  AuditEventList,
   Domain,
   DomainList,
   Health,

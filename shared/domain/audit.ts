@@ -1,0 +1,119 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { eventItem } from '#shared/db/audit-events.ts';
+import { changesOf, kindOf, projectOfItem, targetIdOf, teamOfItem } from '#shared/db/audit-kinds.ts';
+import { type EventFilters, listEvents, putEvent } from '#shared/db/audit-log.ts';
+import { asChange, auditScope } from '#shared/db/audit-scope.ts';
+import type { Page } from '#shared/db/pages.ts';
+import {
+  type AuditAction,
+  type AuditEvent,
+  type AuditStamp,
+  kindOfAction,
+  SYSTEM_ACTOR,
+  targetTypeOf,
+} from '#shared/model/audit.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { newId } from '#shared/model/ids.ts';
+import { teamOfPartition } from '#shared/model/teams.ts';
+import { isoNow } from '#shared/runtime/clock.ts';
+import { logError } from '#shared/runtime/log.ts';
+import type { PageRequest } from '#shared/schemas/common.ts';
+
+// The audit log's events: made from a change's stream record, recorded for a refusal or for a change
+// that writes nothing, and read back by the team's admins.
+
+type Item = Record<string, unknown>;
+
+const imageOf = (image: unknown): Item | undefined =>
+  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+
+/** A domain check's action as it turned out: the status it moved to, when it moved. */
+function actionAsItTurnedOut(stamp: AuditStamp, previous: Item | undefined, next: Item): string {
+  if (stamp.action === 'domain.checked' && previous?.status !== next.status) {
+    if (next.status === 'verified') return 'domain.verified';
+    if (next.status === 'expired') return 'domain.expired';
+  }
+  return stamp.action;
+}
+
+/**
+ * The event a stream record stands for: its write's stamp, about the item the stamp's
+ * action names; nothing for any other record (a stamp left from an earlier write, another item of
+ * the same change).
+ */
+export function eventOfRecord(record: DynamoDBRecord): Item | undefined {
+  const next = imageOf(record.dynamodb?.NewImage);
+  const previous = imageOf(record.dynamodb?.OldImage);
+  const stamp = next?.audit as AuditStamp | undefined;
+  if (!next || !stamp || stamp.id === (previous?.audit as AuditStamp | undefined)?.id) return undefined;
+  const kind = kindOf(next);
+  if (kind === undefined || kind !== kindOfAction(stamp.action)) return undefined;
+  return eventItem(stamp, {
+    outcome: 'success',
+    action: actionAsItTurnedOut(stamp, previous, next),
+    target: { type: targetTypeOf(stamp.action), id: targetIdOf(kind, next) },
+    projectId: projectOfItem(kind, next) ?? stamp.projectId,
+    teamId: teamOfItem(kind, next),
+    changes:
+      record.eventName === 'MODIFY' ? changesOf(kind, previous, next) : changesOf(kind, undefined, next),
+  });
+}
+
+/** Records the event of a stream record, once however often it is handed over. */
+export async function recordFromStream(record: DynamoDBRecord): Promise<void> {
+  const item = eventOfRecord(record);
+  if (item) await putEvent(item);
+}
+
+/** Records a refusal; a failure to is logged, never thrown: the caller still gets its 403. */
+export async function recordDenial(stamp: AuditStamp, target: AuditEvent['target']): Promise<void> {
+  try {
+    await putEvent(eventItem(stamp, { outcome: 'denied', target }));
+  } catch (error) {
+    logError('audit: a refusal could not be recorded', { requestId: stamp.requestId }, error);
+  }
+}
+
+/**
+ * Records the running change when it writes no item of its own (a test delivery is a message, not
+ * a write): before the answer, and failing the request if it cannot.
+ */
+export async function recordChange(target: AuditEvent['target']): Promise<void> {
+  const scope = auditScope();
+  if (!scope?.stamp) throw new Error('recordChange runs inside a change (shared/http/audit-trail.ts)');
+  await putEvent(eventItem(scope.stamp, { outcome: 'success', target, projectId: scope.stamp.projectId }));
+  scope.carried = true;
+}
+
+/**
+ * Runs one of the platform's own moves (an automatic promotion, a background check that verified or
+ * expired a domain) as a change of the team that owns `partition`, made by `system`: its write carries
+ * the stamp. Inside a request (the report that made a deployment ready) the event keeps its request id.
+ */
+export function asSystemChange<T>(
+  action: AuditAction,
+  partition: string,
+  move: () => Promise<T>,
+): Promise<T> {
+  const request = auditScope()?.stamp;
+  const stamp: AuditStamp = {
+    id: newId('aud'),
+    at: isoNow(),
+    action,
+    teamId: teamOfPartition(partition),
+    actor: SYSTEM_ACTOR,
+    requestId: request?.requestId ?? '',
+    ip: request?.ip ?? '',
+    userAgent: request?.userAgent ?? '',
+  };
+  return asChange(stamp, move);
+}
+
+/** A page of the caller's team's events, newest first. */
+export const listAuditEvents = (
+  caller: Caller,
+  filters: EventFilters,
+  page: PageRequest,
+): Promise<Page<AuditEvent>> => listEvents(caller.team.id, filters, page);
