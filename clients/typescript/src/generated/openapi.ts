@@ -569,6 +569,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{teamId}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A team's audit log, newest first: every change and every refusal, who made it and from where (admins) */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations/accept": {
         parameters: {
             query?: never;
@@ -2507,6 +2524,78 @@ export interface components {
              * @example null
              */
             nextCursor: string | null;
+        };
+        /** @description A team's audit events, newest first. */
+        AuditEventList: {
+            events: components["schemas"]["AuditEvent"][];
+            /**
+             * @description Pass as `cursor` to get the next page; `null` on the last page. Opaque and signed: a changed cursor is a 400.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One change made in a team, or one request refused there, and who made it, from where.
+         * @example {
+         *       "id": "aud_01JD8Z6D7E8F9G0H1J2K3M4N5P",
+         *       "teamId": "team_01JD8Z3Q4R5S6T7V8W9X0Y1Z2B",
+         *       "at": "2026-11-25T09:15:00.000Z",
+         *       "action": "production.promoted",
+         *       "outcome": "success",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y",
+         *         "keyId": "key_01JD8Z5C6D7E8F9G0H1J2K3M4N"
+         *       },
+         *       "target": {
+         *         "type": "project",
+         *         "id": "prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A"
+         *       },
+         *       "projectId": "prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A",
+         *       "requestId": "c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
+         *       "ip": "203.0.113.7",
+         *       "userAgent": "platform-cli/1.4.0",
+         *       "changes": {
+         *         "production": {
+         *           "from": "dpl_01JD8Z4A5B6C7D8E9F0G1H2J3K",
+         *           "to": "dpl_01JD8Z7E8F9G0H1J2K3M4N5P6Q"
+         *         }
+         *       }
+         *     }
+         */
+        AuditEvent: {
+            id: string;
+            teamId: string;
+            at: components["schemas"]["Timestamp"];
+            /** @description `resource.verb`: what was done (docs/audit-log.md lists them), or for a refusal what was refused (the row's action or the permission it lacked). */
+            action: string;
+            /** @enum {string} */
+            outcome: "success" | "denied";
+            actor: {
+                /** @enum {string} */
+                type: "user" | "token" | "system";
+                /** @description The user's id, the team token's id, or `platform` for the platform's own moves. */
+                id: string;
+                email?: string;
+                /** @description The user's key that made the request. */
+                keyId?: string;
+            };
+            target: {
+                type: string;
+                id: string;
+            };
+            projectId?: string;
+            /** @description The `X-Request-Id` of the response that made the change or the refusal. */
+            requestId: string;
+            ip: string;
+            userAgent: string;
+            /** @description What changed, field by field, `from` before and `to` after; for variables, the ones touched (key, targets, type), never a value. */
+            changes?: {
+                [key: string]: {
+                    from: unknown;
+                    to: unknown;
+                };
+            };
         };
         /** @description The team joined, and the role held there. */
         AcceptedInvitation: {
@@ -10457,6 +10546,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `unauthorized`: No valid API key: missing, malformed, unknown, expired or revoked keys all get this same answer. From login: the email and password do not match (an unknown email answers the same). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description `forbidden`: The key is valid but may not do this (listing users needs an admin). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description `not_found`: No such resource among the caller's own: another user's resource answers exactly as an unknown one. Also the answer to a path no endpoint serves. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Too many requests in this window. The body has no message: `retryAfter` (and the `Retry-After` header) say how many seconds to wait. Refused requests are not counted. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitExceeded"];
+                };
+            };
+            /** @description `internal_error`: Something failed on our side. The cause is logged under the response's `X-Request-Id`; the message is always the same. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Items per page, 20 unless given. */
+                limit?: number;
+                /** @description The previous page's `nextCursor`. Signed: a changed or foreign cursor answers 400. */
+                cursor?: string;
+                since?: string;
+                until?: string;
+                /** @description Only events of this action: one of project.created, project.updated, project.deleted, production.promoted, production.rolled_back, deployment.created, deployment.event_reported, deployment.canceled, deployment.logs_appended, deployment.build_env_read, env.variable_created, env.variable_updated, env.variable_deleted, env.replaced, webhook.created, webhook.updated, webhook.deleted, webhook.tested, domain.created, domain.deleted, domain.checked, domain.verified, domain.expired, team.created, team.renamed, team.deleted, member.joined, member.role_changed, member.removed, invitation.created, invitation.revoked, token.created, token.revoked, key.created, key.revoked; a refusal's is the permission it lacked (e.g. `production.write`). */
+                action?: string;
+                /** @description Only events of this actor: a user id, a team token id, or `platform`. */
+                actorId?: string;
+                /** @description Only events about this project or one of its deployments, variables or domains. */
+                projectId?: string;
+                /** @description Only changes made (`success`) or only refusals (`denied`). */
+                outcome?: "success" | "denied";
+            };
+            header?: never;
+            path: {
+                /** @description A team id as the API returned it; one of another shape answers 404, like an unknown one. */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
             };
             /** @description `validation_error`: A path parameter, query parameter or the body is not valid. `field` is the dotted path of the first bad input (`projectId`, `branch`, `limit`, `cursor`, `body`...); `message` says what is wrong with it. A body that nests objects and arrays more than 32 levels deep is refused whole (`field: body`). */
             400: {
