@@ -76,6 +76,8 @@ const LOWEST_ROLE: Readonly<Record<string, Role>> = {
   'POST /teams/{teamId}/tokens': 'admin',
   'GET /teams/{teamId}/tokens': 'admin',
   'DELETE /teams/{teamId}/tokens/{id}': 'admin',
+  // admin: "read the audit log".
+  'GET /teams/{teamId}/audit-events': 'admin',
   // owner: "delete the team".
   'DELETE /teams/{teamId}': 'owner',
   // A member's own keys ("a member's personal keys act in any team of theirs"): any member.
@@ -360,6 +362,7 @@ describe('the role matrix, route by route', () => {
       json: { name: 'ci', scopes: ['read'], expiresInDays: 1 },
     }),
     'GET /teams/{teamId}/tokens': async () => ({ path: `/teams/${teamId}/tokens` }),
+    'GET /teams/{teamId}/audit-events': async () => ({ path: `/teams/${teamId}/audit-events` }),
     'DELETE /teams/{teamId}/tokens/{id}': async (fresh) => ({
       path: `/teams/${teamId}/tokens/${fresh ? await token() : fixture.tokenId}`,
     }),
