@@ -27,13 +27,32 @@ import { runAs } from './iam/principal.ts';
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
 
 /** A record as the SDK reads it, as Lambda hands it over (creation time in epoch seconds). */
+type Value = Record<string, unknown>;
+
+/**
+ * An attribute value as Lambda hands it over. The streams client reads an empty map (`{"M":{}}`) as
+ * `{}`, which no unmarshaller accepts; Lambda's event keeps it a map.
+ */
+function asLambdaValue(value: Value): Value {
+  if (Object.keys(value).length === 0) return { M: {} };
+  if (value.M) return { M: asLambdaImage(value.M as Record<string, Value>) };
+  if (Array.isArray(value.L)) return { L: (value.L as Value[]).map(asLambdaValue) };
+  return value;
+}
+
+const asLambdaImage = (image: Record<string, Value> | undefined) =>
+  image && Object.fromEntries(Object.entries(image).map(([name, value]) => [name, asLambdaValue(value)]));
+
 const asEventRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord => {
   const created = record.dynamodb?.ApproximateCreationDateTime;
+  const images = record.dynamodb as { NewImage?: Record<string, Value>; OldImage?: Record<string, Value> };
   return {
     ...record,
     eventSourceARN: streamArn,
     dynamodb: {
       ...record.dynamodb,
+      ...(images?.NewImage ? { NewImage: asLambdaImage(images.NewImage) } : {}),
+      ...(images?.OldImage ? { OldImage: asLambdaImage(images.OldImage) } : {}),
       ...(created ? { ApproximateCreationDateTime: Math.floor(created.getTime() / 1000) } : {}),
     },
   } as DynamoDBRecord;

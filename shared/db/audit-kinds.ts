@@ -22,7 +22,8 @@ const SORT_KEY_KINDS: readonly [string, AuditItemKind][] = [
  * names no table the function could rely on.
  */
 export function kindOf(item: Item): AuditItemKind | undefined {
-  if (typeof item.keyHash === 'string') return 'apiKey';
+  // `ledger#<owner>` counts an owner's keys (shared/db/key-ledger.ts); every other digest is a key.
+  if (typeof item.keyHash === 'string') return item.keyHash.startsWith('ledger#') ? undefined : 'apiKey';
   if (item.sk !== undefined) {
     if (item.sk === ENVIRONMENT_HEAD_KEY && typeof item.projectId === 'string') return 'environment';
     if (item.sk === 'head' && typeof item.deploymentId === 'string') return 'deploymentLog';
@@ -128,8 +129,9 @@ export function changesOf(
   if (!previous) return undefined;
   const changes: Record<string, AuditChange> = {};
   for (const [field, shown] of Object.entries(SHOWN[kind] ?? {})) {
-    const from = previous[field] === undefined ? null : shown(previous[field]);
-    const to = next[field] === undefined ? null : shown(next[field]);
+    // An absent field is shown as the API shows it (automatic promotion absent is on).
+    const from = shown(previous[field]) ?? null;
+    const to = shown(next[field]) ?? null;
     if (!same(from, to)) changes[field] = { from, to };
   }
   return Object.keys(changes).length > 0 ? changes : undefined;

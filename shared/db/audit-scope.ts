@@ -24,3 +24,12 @@ export const auditScope = (): AuditScope | undefined => current.getStore();
 /** Runs `change` as the change `stamp` describes: its write carries the stamp. */
 export const asChange = <T>(stamp: AuditStamp, change: () => Promise<T>): Promise<T> =>
   current.run({ stamp, carried: false }, change);
+
+/**
+ * Names the project the running change is about, where neither its path nor the item it writes says
+ * (a build's log is kept by deployment): its event can then be found by project.
+ */
+export function noteAuditProject(projectId: string): void {
+  const stamp = current.getStore()?.stamp;
+  if (stamp && stamp.projectId === undefined) stamp.projectId = projectId;
+}

@@ -1,3 +1,4 @@
+import { noteAuditProject } from '#shared/db/audit-scope.ts';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor.ts';
 import { appendLines, readLines, readLogHead, type StoredLine } from '#shared/db/deployment-logs.ts';
 import { findDeployment } from '#shared/db/deployments.ts';
@@ -64,6 +65,7 @@ export async function appendLogLines(
   input: AppendLogsInput,
 ): Promise<{ firstSeq: number; lastSeq: number }> {
   const deployment = await ownDeployment(ownerId, id);
+  noteAuditProject(deployment.projectId);
   if (!OPEN.includes(deployment.status)) throw closed(id, deployment.status);
   const secrets = await secretValuesOf(deployment.projectId, id);
   const now = isoNow();

@@ -30,7 +30,7 @@ export const AuditEvent = z
     at: Timestamp,
     action: z.string().register(z.globalRegistry, {
       description:
-        "`resource.verb`: what was done (docs/audit-log.md lists them), or for a refusal what was refused (the row's action or the permission it lacked).",
+        '`resource.verb`: what was done (docs/audit-log.md lists them); for a refusal, what the refused request would have done, or, for a request that changes nothing, the permission it lacked (e.g. `audit.read`).',
     }),
     outcome: z.enum(['success', 'denied']),
     actor: z.strictObject({

@@ -43,7 +43,7 @@ export const AuditEventsQuery = z.extend(PageQuery, {
   since: Instant('Only events at or after this time.'),
   until: Instant('Only events at or before this time.'),
   action: z.optional(z.string().check(atMost(64))).register(z.globalRegistry, {
-    description: `Only events of this action: one of ${AUDIT_ACTION_NAMES.join(', ')}; a refusal's is the permission it lacked (e.g. \`production.write\`).`,
+    description: `Only events of this action: one of ${AUDIT_ACTION_NAMES.join(', ')}; a refusal's is what the refused request would have done, or the permission it lacked where it changes nothing (e.g. \`audit.read\`).`,
     examples: ['production.promoted'],
   }),
   actorId: Word(
