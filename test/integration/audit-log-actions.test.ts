@@ -584,4 +584,4 @@ it("records the revocation of a team's last token, and the token made after it (
   expect(
     events.filter(({ requestId }) => requestIds.includes(requestId)).map(({ action }) => action),
   ).toEqual(['token.created', 'token.revoked']);
-});
+}, 150_000);
