@@ -70,7 +70,7 @@ export async function recordFromStream(record: DynamoDBRecord): Promise<void> {
 /** Records a refusal; a failure to is logged, never thrown: the caller still gets its 403. */
 export async function recordDenial(stamp: AuditStamp, target: AuditEvent['target']): Promise<void> {
   try {
-    await putEvent(eventItem(stamp, { outcome: 'denied', target }));
+    await putEvent(eventItem(stamp, { outcome: 'denied', target, projectId: stamp.projectId }));
   } catch (error) {
     logError('audit: a refusal could not be recorded', { requestId: stamp.requestId }, error);
   }
