@@ -22,7 +22,7 @@ function stampOf(record: DynamoDBRecord): { teamId?: string; actorId?: string } 
 export async function startAuditRecorder(): Promise<AuditRecorder> {
   const watched = new Set<string>();
   const poller: StreamPoller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
-    intervalMs: 100,
+    intervalMs: 200,
     consumers: streamConsumers.filter(({ handler }) => handler === 'record-audit-events'),
     accepts: (record) => {
       const { teamId, actorId } = stampOf(record);
@@ -37,11 +37,11 @@ export async function startAuditRecorder(): Promise<AuditRecorder> {
   };
 }
 
-/** Reads until `done` holds of what `read` gives (the recorder polls every 100 ms), or 10 seconds pass. */
+/** Reads until `done` holds of what `read` gives (the recorder polls every 200 ms), or about 20 seconds pass. */
 export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   for (let round = 0; ; round++) {
     const value = await read();
-    if (done(value) || round >= 100) return value;
+    if (done(value) || round >= 200) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

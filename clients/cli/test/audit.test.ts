@@ -150,6 +150,35 @@ describe('platform audit', () => {
     );
   });
 
+  it("shows a variable's change by its key, type and targets, never its value", async () => {
+    const { project, acme } = await acmeWithHistory();
+    const value = `s3cret-${randomUUID()}`;
+    const added = await platform(acme, [
+      'env',
+      'add',
+      project,
+      '--key',
+      'API_TOKEN',
+      '--value',
+      value,
+      '--secret',
+      '--targets',
+      'production',
+    ]);
+    expect(added.code).toBe(0);
+    const [event] = await eventually(
+      () => audit(acme, ['--action', 'env.variable_created']),
+      (events) => events.length > 0,
+    );
+    expect(event?.changes).toEqual({
+      variables: { from: null, to: [{ key: 'API_TOKEN', targets: ['production'], type: 'secret' }] },
+    });
+    const { out } = await platformText(acme, ['audit', '--action', 'env.variable_created']);
+    expect(out).toContain('variables: API_TOKEN(secret:production)');
+    const everything = `${JSON.stringify(await audit(acme, ['--all']))}${(await platformText(acme, ['audit'])).out}`;
+    expect(everything).not.toContain(value);
+  });
+
   it('filters by action, outcome, actor, project (by name), time, and stops at --limit', async () => {
     const { bob, acme, log } = await acmeWithHistory();
     const only = async (argv: string[]) => actions(await audit(acme, argv));
