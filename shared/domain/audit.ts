@@ -11,13 +11,12 @@ import {
   type AuditEvent,
   type AuditStamp,
   kindOfAction,
+  newEventIdentity,
   SYSTEM_ACTOR,
   targetTypeOf,
 } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { newId } from '#shared/model/ids.ts';
 import { teamOfPartition } from '#shared/model/teams.ts';
-import { isoNow } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 
@@ -99,8 +98,7 @@ export function asSystemChange<T>(
 ): Promise<T> {
   const request = auditScope()?.stamp;
   const stamp: AuditStamp = {
-    id: newId('aud'),
-    at: isoNow(),
+    ...newEventIdentity(),
     action,
     teamId: teamOfPartition(partition),
     actor: SYSTEM_ACTOR,

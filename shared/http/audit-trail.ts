@@ -2,12 +2,10 @@ import type { MiddlewareObj } from '@middy/core';
 import { auditScope } from '#shared/db/audit-scope.ts';
 import { recordDenial } from '#shared/domain/audit.ts';
 import type { AuditStamp } from '#shared/model/audit.ts';
-import { targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
+import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ForbiddenError } from '#shared/model/errors.ts';
-import { newId } from '#shared/model/ids.ts';
 import { actsInTeam, type EndpointRoute } from '#shared/routes.ts';
-import { isoNow } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { headerValue } from './headers.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
@@ -32,8 +30,7 @@ function stampOf(route: EndpointRoute, request: EndpointRequest, caller: Caller,
   const { state } = request.context;
   const projectId = projectInPath(route, request.event);
   return {
-    id: newId('aud'),
-    at: isoNow(),
+    ...newEventIdentity(),
     action,
     // A row about no one team (making one, joining one) records in the team its item belongs to.
     ...(actsInTeam(route) ? { teamId: caller.team.id } : {}),

@@ -1,3 +1,5 @@
+import { newId, timeOfId } from './ids.ts';
+
 // The audit log's vocabulary: what a team's events say (../shared/CONTRACT.md, "The audit log").
 // Every change a team's route makes is one event, named `resource.verb`; which item of the store
 // is the change's own (its "kind") decides where the event comes from (shared/db/audit-stamp.ts).
@@ -140,6 +142,15 @@ export interface AuditEvent {
   ip: string;
   userAgent: string;
   changes?: Record<string, AuditChange>;
+}
+
+/**
+ * A new event's id and time, from one reading of the clock: `since` and `until` select events by
+ * their id's time (shared/db/audit-log.ts), so an event's `at` is exactly that time.
+ */
+export function newEventIdentity(): { id: string; at: string } {
+  const id = newId('aud');
+  return { id, at: new Date(timeOfId(id)).toISOString() };
 }
 
 /** How much of a client's User-Agent an event keeps. */

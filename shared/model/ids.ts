@@ -70,6 +70,14 @@ export const newId = (prefix: IdPrefix): string => `${prefix}_${ulid()}`;
 export const isIdOf = (prefix: IdPrefix, id: string): boolean =>
   id.startsWith(`${prefix}_`) && ID_PATTERN.test(id.slice(prefix.length + 1));
 
+/** The millisecond an id of ours was made in (its first 10 characters after the prefix). */
+export function timeOfId(id: string): number {
+  const encoded = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11);
+  let time = 0;
+  for (const char of encoded) time = time * 32 + ALPHABET.indexOf(char);
+  return time;
+}
+
 /**
  * The lowest (`first`) or highest (`last`) id of this prefix that a ULID made in millisecond `ms`
  * can have: a range of ids between two of these is a range of creation times (the audit log's

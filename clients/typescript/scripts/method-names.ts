@@ -9,8 +9,11 @@
 
 /** Tags whose camelCase is not the group's name. */
 export const GROUP_OF_TAG: Record<string, string> = { 'API keys': 'keys' };
-/** operationIds whose mechanical method name is not the one wanted (none yet). */
-export const METHOD_OF_OPERATION: Record<string, string> = {};
+/** operationIds whose mechanical method name is not the one wanted. */
+export const METHOD_OF_OPERATION: Record<string, string> = {
+  // The group is the log (`Audit log`), its items events: `auditLog.list`, not `auditLog.listAuditEvents`.
+  listAuditEvents: 'list',
+};
 
 const PREPOSITIONS = new Set(['For', 'Of', 'By', 'To', 'From', 'In', 'On', 'At']);
 

@@ -59,6 +59,7 @@ describe('method names', () => {
     ['revokeKey', 'keys', 'revoke'],
     ['login', 'auth', 'login'],
     ['getHealth', 'service', 'getHealth'],
+    ['listAuditEvents', 'auditLog', 'list'],
     // Routes that may land: how they would be named.
     ['waitForDeployment', 'deployments', 'wait'],
     ['promoteDeployment', 'deployments', 'promote'],

@@ -1,4 +1,4 @@
-import { newId } from '../../../shared/model/ids.ts';
+import { newId, timeOfId } from '../../../shared/model/ids.ts';
 import { clock } from '../../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 
@@ -21,5 +21,11 @@ describe('ids', () => {
 
   it('carry their prefix and a 26-character ULID', () => {
     expect(newId('usr')).toMatch(/^usr_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+
+  it('tell the millisecond they were made in', () => {
+    clock.now = () => 1_790_000_000_123;
+    expect(timeOfId(newId('aud'))).toBe(1_790_000_000_123);
+    expect(timeOfId(newId('team'))).toBe(1_790_000_000_123);
   });
 });

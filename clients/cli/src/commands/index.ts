@@ -1,4 +1,5 @@
 import type { Commands } from '../command.ts';
+import { auditCommands } from './audit.ts';
 import { authCommands } from './auth.ts';
 import { deploymentCommands } from './deployments.ts';
 import { domainCommands } from './domains.ts';
@@ -27,5 +28,6 @@ export const commands: Commands = {
   ...teamCommands,
   ...invitationCommands,
   ...tokenCommands,
+  ...auditCommands,
   ...domainCommands,
 };

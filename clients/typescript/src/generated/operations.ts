@@ -73,7 +73,7 @@ export const operationTable = [
   { id: 'listTeamTokens', group: 'teamTokens', name: 'list', method: 'GET', path: '/teams/{teamId}/tokens', params: ['teamId'], query: 1, auth: 1, items: 'tokens' },
   { id: 'createTeamToken', group: 'teamTokens', name: 'create', method: 'POST', path: '/teams/{teamId}/tokens', params: ['teamId'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'revokeTeamToken', group: 'teamTokens', name: 'revoke', method: 'DELETE', path: '/teams/{teamId}/tokens/{id}', params: ['teamId', 'id'], auth: 1, reply: 'none' },
-  { id: 'listAuditEvents', group: 'auditLog', name: 'listAuditEvents', method: 'GET', path: '/teams/{teamId}/audit-events', params: ['teamId'], query: 1, auth: 1, items: 'events' },
+  { id: 'listAuditEvents', group: 'auditLog', name: 'list', method: 'GET', path: '/teams/{teamId}/audit-events', params: ['teamId'], query: 1, auth: 1, items: 'events' },
   { id: 'acceptInvitation', group: 'teams', name: 'acceptInvitation', method: 'POST', path: '/invitations/accept', body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listRoles', group: 'teams', name: 'listRoles', method: 'GET', path: '/roles', auth: 1 },
   { id: 'getHealth', group: 'service', name: 'getHealth', method: 'GET', path: '/health', backend: 1 },
@@ -247,7 +247,7 @@ export interface Groups {
   };
   auditLog: {
     /** A team's audit log, newest first: every change and every refusal, who made it and from where (admins): `GET {base_url}/teams/{teamId}/audit-events` (listAuditEvents) */
-    listAuditEvents(teamId: string, query?: Query<'listAuditEvents'>, options?: RequestOptions): List<JsonReply<'listAuditEvents', 200>, 'events'>;
+    list(teamId: string, query?: Query<'listAuditEvents'>, options?: RequestOptions): List<JsonReply<'listAuditEvents', 200>, 'events'>;
   };
   service: {
     /** Check that the service and its store answer: `GET {backend_url}/health` (getHealth) */

@@ -1,0 +1,89 @@
+import type { Query, Schemas } from '@platform-api/client';
+import { auditTable } from '../audit-lines.ts';
+import type { Commands } from '../command.ts';
+import { CliError, defined, type Flags, integer, string } from '../flags.ts';
+import { instant } from '../instant.ts';
+import { projectId } from '../project-ref.ts';
+import { teamInEffect } from '../team-ref.ts';
+
+// `platform audit`: the audit log of the team in effect (admins and owners, with a person's key),
+// newest first: every change made there and every request refused, who did it and from where
+// (docs/audit-log.md). Every flag is checked before the first request. The log is long (90 days of
+// a team), so it prints the newest --limit (default 50) and says when more match; --all reads on.
+
+type Filters = Query<'listAuditEvents'>;
+type AuditEvent = Schemas['AuditEvent'];
+
+const DEFAULT_LIMIT = 50;
+const PAGE_MAX = 100;
+const ACTION = /^[A-Za-z][A-Za-z0-9_]*(\.[a-z][a-z0-9_]*)?$/;
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+function matching(flags: Flags, name: string, pattern: RegExp, what: string): string | undefined {
+  const value = string(flags, name);
+  if (value !== undefined && (value.length > 64 || !pattern.test(value)))
+    throw new CliError('usage_error', `--${name} must be ${what}, not ${value}`);
+  return value;
+}
+
+/** The filters the flags give, except the project (a name costs a request); refused before any request. */
+function filtersOf(flags: Flags): Filters {
+  const since = instant(flags, 'since');
+  const until = instant(flags, 'until');
+  if (since !== undefined && until !== undefined && since > until)
+    throw new CliError('usage_error', `--since (${since}) is after --until (${until})`);
+  const outcome = string(flags, 'outcome');
+  if (outcome !== undefined && outcome !== 'success' && outcome !== 'denied')
+    throw new CliError('usage_error', `--outcome must be success or denied, not ${outcome}`);
+  return defined({
+    since,
+    until,
+    action: matching(flags, 'action', ACTION, 'an action such as project.created or production.write'),
+    actorId: matching(flags, 'actor', ID, 'a user id, a team token id or platform'),
+    outcome,
+  });
+}
+
+/** How many events to print: --limit (default 50), or every one with --all. */
+function howMany(flags: Flags): number {
+  const limit = integer(flags, 'limit');
+  if (flags.all && limit !== undefined) throw new CliError('usage_error', 'Give --limit or --all, not both');
+  if (limit === 0) throw new CliError('usage_error', '--limit must be at least 1');
+  return flags.all ? Number.POSITIVE_INFINITY : (limit ?? DEFAULT_LIMIT);
+}
+
+export const auditCommands: Commands = {
+  audit: {
+    usage:
+      'audit [--since <time>] [--until <time>] [--action <action>] [--actor <id>] [--project <id or name>] [--outcome success|denied] [--limit <n> | --all]',
+    options: {
+      since: { type: 'string' },
+      until: { type: 'string' },
+      action: { type: 'string' },
+      actor: { type: 'string' },
+      project: { type: 'string' },
+      outcome: { type: 'string' },
+      limit: { type: 'string' },
+      all: { type: 'boolean' },
+    },
+    async run({ flags, client }) {
+      const filters = filtersOf(flags);
+      const wanted = howMany(flags);
+      const api = await client();
+      const team = await teamInEffect(api);
+      const project = string(flags, 'project');
+      if (project !== undefined) filters.projectId = await projectId(api, project);
+      // One event past the limit says whether more match, without a count.
+      const pages = api.auditLog.list(team, { ...filters, limit: Math.min(wanted + 1, PAGE_MAX) });
+      const events: AuditEvent[] = [];
+      for await (const event of pages) {
+        events.push(event);
+        if (events.length > wanted) break;
+      }
+      const more = events.length > wanted;
+      if (more) events.pop();
+      const hint = `More events match: narrow them (--since, --until, --action, --actor, --project, --outcome), or --limit <n> / --all`;
+      return { json: events, text: more ? `${auditTable(events)}\n${hint}` : auditTable(events) };
+    },
+  },
+};
