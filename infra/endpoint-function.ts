@@ -23,7 +23,7 @@ import { functionMemoryMb, functionTimeoutSeconds } from '../shared/runtime/func
 import type { SecretName } from '../shared/runtime/secrets.ts';
 import { bindGrants } from './bind-grants.ts';
 import { functionRole } from './function-role.ts';
-import { grantsOf } from './grants.ts';
+import { functionGrants } from './grants.ts';
 
 /**
  * SDK packages the Lambda bundles replace with a file of infra/lambda/ (paths from the project root,
@@ -192,8 +192,9 @@ export class EndpointFunction extends NodejsFunction {
       bundling: bundlingOf(route.handler, rows),
     });
     this.route = route;
-    // Queues are bound by the construct that makes them (infra/webhooks.ts), from the same grants.
-    bindGrants(this, rows.flatMap(grantsOf), {
+    // Queues are bound by the construct that makes them (infra/webhooks.ts), from the same grants:
+    // the handler's, exactly what local runs enforce (infra/local/iam).
+    bindGrants(this, functionGrants(route.handler), {
       tables: props.tables,
       secrets: props.secrets,
       ...(props.environmentKey ? { environmentKey: props.environmentKey } : {}),

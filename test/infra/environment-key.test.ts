@@ -185,6 +185,11 @@ describe('the environment table', () => {
         'webhooks: webhook-fan-out',
         ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
       ],
+      // So does the audit log's recorder (its head items carry who changed the variables).
+      [
+        'audit: record-audit-events',
+        ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+      ],
     ]);
     expect(namedOnEnvironment('purge-project')).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query']);
     expect(Object.fromEntries(touching.map(({ description, actions }) => [description, actions]))).toEqual(

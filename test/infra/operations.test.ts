@@ -158,8 +158,9 @@ describe('2. stream consumers never drop records in silence', () => {
 
   it('sends what every stream mapping gives up on to the stream-failures queue, after bisecting, while the stream still holds it', () => {
     // The fan-out reads the projects, deployments, environment and domains streams; the purge the
-    // projects one; the automatic promotion the deployments one.
-    expect(streamMappings).toHaveLength(6);
+    // projects one; the automatic promotion the deployments one; the audit log's recorder those four,
+    // the webhooks', the teams' and the keys'.
+    expect(streamMappings).toHaveLength(13);
     for (const mapping of streamMappings) {
       expect(mapping).toMatchObject({
         BisectBatchOnFunctionError: true,

@@ -426,7 +426,7 @@ describe('PlatformStack', () => {
         'Custom resource: the public key of the key-signing seed',
         ...consumerHandlers().map(
           (handler) =>
-            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments', 'recheck-domains': 'domains' }[handler] ?? 'webhooks'}: ${handler}`,
+            `${{ 'purge-project': 'projects', 'auto-promote': 'deployments', 'recheck-domains': 'domains', 'record-audit-events': 'audit' }[handler] ?? 'webhooks'}: ${handler}`,
         ),
       ].sort(),
     );
@@ -714,6 +714,7 @@ describe('PlatformStack, hardened', () => {
       deploymentLogs: 'DeploymentLogsTable',
       teams: 'TeamsTable',
       domains: 'DomainsTable',
+      auditEvents: 'AuditEventsTable',
     });
     expect({
       cursorKey: secretLogicalId('cursorKey'),

@@ -126,6 +126,7 @@ describe('what holds data stays where it was', () => {
   const DEPLOYED_IDS = {
     'AWS::DynamoDB::Table': [
       'ApiKeysTable9F4DC7E7',
+      'AuditEventsTable',
       'DeploymentLogsTable',
       'DeploymentsTable5D087E52',
       'DomainsTable',

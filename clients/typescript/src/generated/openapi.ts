@@ -2567,7 +2567,7 @@ export interface components {
             id: string;
             teamId: string;
             at: components["schemas"]["Timestamp"];
-            /** @description `resource.verb`: what was done (docs/audit-log.md lists them), or for a refusal what was refused (the row's action or the permission it lacked). */
+            /** @description `resource.verb`: what was done (docs/audit-log.md lists them); for a refusal, what the refused request would have done, or, for a request that changes nothing, the permission it lacked (e.g. `audit.read`). */
             action: string;
             /** @enum {string} */
             outcome: "success" | "denied";
@@ -10649,7 +10649,7 @@ export interface operations {
                 cursor?: string;
                 since?: string;
                 until?: string;
-                /** @description Only events of this action: one of project.created, project.updated, project.deleted, production.promoted, production.rolled_back, deployment.created, deployment.event_reported, deployment.canceled, deployment.logs_appended, deployment.build_env_read, env.variable_created, env.variable_updated, env.variable_deleted, env.replaced, webhook.created, webhook.updated, webhook.deleted, webhook.tested, domain.created, domain.deleted, domain.checked, domain.verified, domain.expired, team.created, team.renamed, team.deleted, member.joined, member.role_changed, member.removed, invitation.created, invitation.revoked, token.created, token.revoked, key.created, key.revoked; a refusal's is the permission it lacked (e.g. `production.write`). */
+                /** @description Only events of this action: one of project.created, project.updated, project.deleted, production.promoted, production.rolled_back, deployment.created, deployment.event_reported, deployment.canceled, deployment.logs_appended, deployment.build_env_read, env.variable_created, env.variable_updated, env.variable_deleted, env.replaced, webhook.created, webhook.updated, webhook.deleted, webhook.tested, domain.created, domain.deleted, domain.checked, domain.verified, domain.expired, team.created, team.renamed, team.deleted, member.joined, member.role_changed, member.removed, invitation.created, invitation.revoked, token.created, token.revoked, key.created, key.revoked; a refusal's is what the refused request would have done, or the permission it lacked where it changes nothing (e.g. `audit.read`). */
                 action?: string;
                 /** @description Only events of this actor: a user id, a team token id, or `platform`. */
                 actorId?: string;
