@@ -23,7 +23,7 @@ import { functionMemoryMb, functionTimeoutSeconds } from '../shared/runtime/func
 import type { SecretName } from '../shared/runtime/secrets.ts';
 import { bindGrants } from './bind-grants.ts';
 import { functionRole } from './function-role.ts';
-import { functionGrants } from './grants.ts';
+import { routeGrants } from './grants.ts';
 
 /**
  * SDK packages the Lambda bundles replace with a file of infra/lambda/ (paths from the project root,
@@ -193,8 +193,8 @@ export class EndpointFunction extends NodejsFunction {
     });
     this.route = route;
     // Queues are bound by the construct that makes them (infra/webhooks.ts), from the same grants:
-    // the handler's, exactly what local runs enforce (infra/local/iam).
-    bindGrants(this, functionGrants(route.handler), {
+    // its rows', as local runs enforce them (infra/local/iam).
+    bindGrants(this, rows.flatMap(routeGrants), {
       tables: props.tables,
       secrets: props.secrets,
       ...(props.environmentKey ? { environmentKey: props.environmentKey } : {}),

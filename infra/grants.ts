@@ -108,7 +108,8 @@ export const AUDIT_RECORDING: TableGrant = {
   table: 'auditEvents',
 };
 
-const routeGrants = (route: Route): Grant[] => [
+/** A route row's grants: what it names, and the recording of a refusal where it acts in a team. */
+export const routeGrants = (route: Route): Grant[] => [
   ...grantsOf(route),
   ...(actsInTeam(route) ? [AUDIT_RECORDING] : []),
 ];

@@ -7,7 +7,7 @@ import { consumerHandlers } from '../../shared/consumers.ts';
 import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { errorCatalogue } from '../../shared/model/error-catalogue.ts';
-import { type ApiGroup, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
+import { type ApiGroup, actsInTeam, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
 import { ConfigSchema } from '../../shared/runtime/config.ts';
 import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
@@ -247,10 +247,19 @@ function tableGrantsOf(fn: FunctionProps): Map<TableKey, Set<string>> {
 }
 
 /** The IAM actions a row names on a table: its own, and `Query` for the queries of its indexes. */
+/**
+ * What a row's function may do table by table: what its row names, and for every row acting in a
+ * team the put of a refusal into the team's audit log (shared/http/audit-trail.ts).
+ */
+const tablesOfRow = (route: Route): Partial<Record<TableKey, readonly string[]>> =>
+  actsInTeam(route)
+    ? { ...route.tables, auditEvents: [...(route.tables.auditEvents ?? []), 'PutItem'] }
+    : route.tables;
+
 const rowActionsOn = (route: Route, key: TableKey): string[] =>
   sorted(
     new Set(
-      (route.tables[key] ?? []).map((action: string) =>
+      (tablesOfRow(route)[key] ?? []).map((action: string) =>
         action.startsWith('Query:') ? 'dynamodb:Query' : `dynamodb:${action}`,
       ),
     ),
@@ -258,7 +267,7 @@ const rowActionsOn = (route: Route, key: TableKey): string[] =>
 
 /** The indexes a row queries on a table, by name. */
 const rowIndexesOn = (route: Route, key: TableKey): string[] =>
-  (route.tables[key] ?? []).flatMap((action: string) => /^Query:(.+)$/.exec(action)?.[1] ?? []);
+  (tablesOfRow(route)[key] ?? []).flatMap((action: string) => /^Query:(.+)$/.exec(action)?.[1] ?? []);
 
 /** What the secrets extension's layer adds to the environment of a function that reads secrets. */
 const extensionVariables = [
@@ -285,7 +294,8 @@ function statementsOf(fn: FunctionProps): Statement[] {
   return roleStatements(roleId);
 }
 
-const tableKeysOf = (route: Route): TableKey[] => tableKeys.filter((key) => route.tables[key] !== undefined);
+const tableKeysOf = (route: Route): TableKey[] =>
+  tableKeys.filter((key) => tablesOfRow(route)[key] !== undefined);
 
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
 
