@@ -1,5 +1,4 @@
 import type { AuditChange, AuditEvent, AuditOutcome, AuditStamp } from '#shared/model/audit.ts';
-import { config } from '#shared/runtime/config.ts';
 import { tableName } from './tables.ts';
 
 // The audit log's events as stored, one partition per team (`teamId`), sorted by `id`: ULIDs, so
@@ -9,8 +8,6 @@ import { tableName } from './tables.ts';
 // test delivery; shared/db/audit-log.ts). No client here: the store's client itself builds events.
 
 export const table = (): string => tableName('auditEvents');
-
-const DAY_SECONDS = 24 * 60 * 60;
 
 export interface EventDetails {
   outcome: AuditOutcome;
@@ -41,8 +38,7 @@ export function eventItem(stamp: AuditStamp, details: EventDetails): Record<stri
     userAgent: stamp.userAgent,
     ...(details.changes === undefined ? {} : { changes: details.changes }),
   };
-  const expiresAt = Math.floor(Date.parse(stamp.at) / 1000) + config.AUDIT_RETENTION_DAYS * DAY_SECONDS;
-  return { ...event, expiresAt };
+  return { ...event, expiresAt: stamp.expiresAt };
 }
 
 /** A stored event as the API shows it. */

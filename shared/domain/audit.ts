@@ -17,6 +17,7 @@ import {
 } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { teamOfPartition } from '#shared/model/teams.ts';
+import { config } from '#shared/runtime/config.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 
@@ -98,7 +99,7 @@ export function asSystemChange<T>(
 ): Promise<T> {
   const request = auditScope()?.stamp;
   const stamp: AuditStamp = {
-    ...newEventIdentity(),
+    ...newEventIdentity(config.AUDIT_RETENTION_DAYS),
     action,
     teamId: teamOfPartition(partition),
     actor: SYSTEM_ACTOR,

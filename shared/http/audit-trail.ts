@@ -6,6 +6,7 @@ import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/au
 import type { Caller } from '#shared/model/caller.ts';
 import { ForbiddenError } from '#shared/model/errors.ts';
 import { actsInTeam, type EndpointRoute } from '#shared/routes.ts';
+import { config } from '#shared/runtime/config.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { headerValue } from './headers.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
@@ -30,7 +31,7 @@ function stampOf(route: EndpointRoute, request: EndpointRequest, caller: Caller,
   const { state } = request.context;
   const projectId = projectInPath(route, request.event);
   return {
-    ...newEventIdentity(),
+    ...newEventIdentity(config.AUDIT_RETENTION_DAYS),
     action,
     // A row about no one team (making one, joining one) records in the team its item belongs to.
     ...(actsInTeam(route) ? { teamId: caller.team.id } : {}),

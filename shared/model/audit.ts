@@ -125,6 +125,11 @@ export interface AuditStamp {
   requestId: string;
   ip: string;
   userAgent: string;
+  /**
+   * When its event expires (epoch seconds): AUDIT_RETENTION_DAYS after `at`, decided where the stamp
+   * is made, since the store's client that writes events loads no configuration.
+   */
+  expiresAt: number;
   /** The project the request names in its path, for changes whose item does not say. */
   projectId?: string;
 }
@@ -145,13 +150,21 @@ export interface AuditEvent {
 }
 
 /**
- * A new event's id and time, from one reading of the clock: `since` and `until` select events by
+ * A new event's id and time, from one reading of the clock, and when it expires (epoch seconds,
+ * the audit table's TTL), `retentionDays` after: `since` and `until` select events by
  * their id's time (shared/db/audit-log.ts), so an event's `at` is exactly that time.
  */
-export function newEventIdentity(): { id: string; at: string } {
+export function newEventIdentity(retentionDays: number): { id: string; at: string; expiresAt: number } {
   const id = newId('aud');
-  return { id, at: new Date(timeOfId(id)).toISOString() };
+  const ms = timeOfId(id);
+  return {
+    id,
+    at: new Date(ms).toISOString(),
+    expiresAt: Math.floor(ms / 1000) + retentionDays * DAY_SECONDS,
+  };
 }
+
+const DAY_SECONDS = 24 * 60 * 60;
 
 /** How much of a client's User-Agent an event keeps. */
 export const USER_AGENT_MAX = 256;

@@ -14,6 +14,7 @@ for (const key of Object.keys(tables) as (keyof typeof tables)[]) {
 const stamp = (action: string, teamId: string | null = 'team_A'): AuditStamp => ({
   id: 'aud_01JD8Z6D7E8F9G0H1J2K3M4N5P',
   at: '2026-11-25T09:15:00.000Z',
+  expiresAt: 1_771_924_500,
   action,
   ...(teamId === null ? {} : { teamId }),
   actor: { type: 'user', id: 'usr_1', keyId: 'key_1' },

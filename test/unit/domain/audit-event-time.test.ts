@@ -19,8 +19,10 @@ describe("an audit event's time", () => {
 
   it("is its id's time, however the clock moves meanwhile", () => {
     tickingClock();
-    const { id, at } = newEventIdentity();
+    const { id, at, expiresAt } = newEventIdentity(90);
     expect(Date.parse(at)).toBe(timeOfId(id));
+    // Kept the retention's days from that time, to the second.
+    expect(expiresAt).toBe(Math.floor(timeOfId(id) / 1000) + 90 * 24 * 60 * 60);
   });
 
   it("is its id's time for the platform's own moves too", async () => {
