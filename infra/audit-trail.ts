@@ -1,7 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -10,7 +9,7 @@ import type { TableKey } from '../shared/db/tables.ts';
 import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { functionGrants } from './grants.ts';
-import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
+import { streamSource } from './stream-source.ts';
 
 // The audit log's recorder (functions/record-audit-events.ts), fed by the stream of every table a
 // team's change writes, each filtered to the records whose write carried an audit stamp: a change's
@@ -42,18 +41,13 @@ export class AuditTrail extends Construct {
     });
     bindGrants(this.function, functionGrants(consumer.handler), { tables: props.tables });
     for (const table of consumer.streams) {
-      const stamped = filterOf(consumer, table);
       this.function.addEventSource(
-        new DynamoEventSource(props.tables[table], {
-          startingPosition: StartingPosition.LATEST,
+        streamSource(props.tables[table], {
           batchSize: 100,
           maxBatchingWindow: Duration.seconds(1),
-          ...(stamped ? { filters: [FilterCriteria.filter(stamped)] } : {}),
-          reportBatchItemFailures: true,
-          bisectBatchOnError: true,
           retryAttempts: 100,
-          maxRecordAge: STREAM_RECORD_MAX_AGE,
           onFailure: props.onFailure,
+          filter: filterOf(consumer, table),
         }),
       );
     }

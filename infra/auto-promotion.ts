@@ -1,7 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -10,7 +9,7 @@ import type { TableKey } from '../shared/db/tables.ts';
 import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { functionGrants } from './grants.ts';
-import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
+import { streamSource } from './stream-source.ts';
 
 // Automatic promotion (functions/auto-promote.ts), fed by the deployments table's stream: only the
 // changes that made a production deployment ready (its row's filter). It reads the project and moves
@@ -33,7 +32,6 @@ export class AutoPromotion extends Construct {
   constructor(scope: Construct, id: string, props: AutoPromotionProps) {
     super(scope, id);
     if (!consumer) throw new Error('No auto-promote consumer in shared/consumers.ts');
-    const becameReady = filterOf(consumer, 'deployments');
     this.function = consumerFunction(this, 'Function', {
       handler: consumer.handler,
       area: 'deployments',
@@ -41,18 +39,13 @@ export class AutoPromotion extends Construct {
       logRetention: props.logRetention,
     });
     bindGrants(this.function, functionGrants(consumer.handler), { tables: props.tables });
+    // Only the changes that made a production deployment ready reach it (its row's filter).
     this.function.addEventSource(
-      new DynamoEventSource(props.tables.deployments, {
-        startingPosition: StartingPosition.LATEST,
+      streamSource(props.tables.deployments, {
         batchSize: 10,
-        // A batch it could not finish comes back from the record that failed, halved when the whole
-        // batch fails, for half a day; then it goes to the stream-failures queue, whose alarm pages.
-        ...(becameReady ? { filters: [FilterCriteria.filter(becameReady)] } : {}),
-        reportBatchItemFailures: true,
-        bisectBatchOnError: true,
         retryAttempts: 100,
-        maxRecordAge: STREAM_RECORD_MAX_AGE,
         onFailure: props.onFailure,
+        filter: filterOf(consumer, 'deployments'),
       }),
     );
   }

@@ -1,7 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -10,7 +9,7 @@ import type { TableKey } from '../shared/db/tables.ts';
 import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { functionGrants } from './grants.ts';
-import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
+import { streamSource } from './stream-source.ts';
 
 // The purge of a deleted project's deployments, their build logs and its environment variables
 // (functions/purge-project.ts), fed by the projects table's stream, removals only. What it may call
@@ -32,7 +31,6 @@ export class ProjectPurge extends Construct {
   constructor(scope: Construct, id: string, props: ProjectPurgeProps) {
     super(scope, id);
     if (!consumer) throw new Error('No purge-project consumer in shared/consumers.ts');
-    const removals = filterOf(consumer, 'projects');
     this.function = consumerFunction(this, 'Function', {
       handler: consumer.handler,
       area: 'projects',
@@ -40,19 +38,13 @@ export class ProjectPurge extends Construct {
       logRetention: props.logRetention,
     });
     bindGrants(this.function, functionGrants('purge-project'), { tables: props.tables });
+    // Only removals reach it (its row's filter).
     this.function.addEventSource(
-      new DynamoEventSource(props.tables.projects, {
-        startingPosition: StartingPosition.LATEST,
+      streamSource(props.tables.projects, {
         batchSize: 10,
-        // Only removals reach it (its row's filter); a batch it could not finish comes back, halved,
-        // for half a day, then goes to the stream-failures queue (the record stays readable for the
-        // other half).
-        ...(removals ? { filters: [FilterCriteria.filter(removals)] } : {}),
-        reportBatchItemFailures: true,
-        bisectBatchOnError: true,
         retryAttempts: 100,
-        maxRecordAge: STREAM_RECORD_MAX_AGE,
         onFailure: props.onFailure,
+        filter: filterOf(consumer, 'projects'),
       }),
     );
   }

@@ -1,8 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, type SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { type SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -13,7 +12,7 @@ import { bindGrants } from './bind-grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 import { functionGrants, grantsOf } from './grants.ts';
-import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
+import { streamSource } from './stream-source.ts';
 
 // Webhooks in the stack. Changes leave the projects and deployments tables through their streams;
 // the fan-out function turns each into one message per interested subscription on the delivery
@@ -73,20 +72,12 @@ export class Webhooks extends Construct {
     bindGrants(this.fanOut, functionGrants(fanOutConsumer.handler), { tables: props.tables, queues });
     for (const key of fanOutConsumer.streams) {
       // Only the records its row's filter names invoke it (the environment table: head items).
-      const filter = filterOf(fanOutConsumer, key);
       this.fanOut.addEventSource(
-        new DynamoEventSource(props.tables[key], {
-          startingPosition: StartingPosition.LATEST,
+        streamSource(props.tables[key], {
           batchSize: 100,
-          // The fan-out names the first record it could not finish; a batch that fails as a whole is
-          // halved until the record that fails is alone. Retried for half a day at most, then the
-          // batch goes to the stream-failures queue while the stream still holds its records.
-          reportBatchItemFailures: true,
-          bisectBatchOnError: true,
           retryAttempts: 10,
-          maxRecordAge: STREAM_RECORD_MAX_AGE,
           onFailure: props.onStreamFailure,
-          ...(filter ? { filters: [FilterCriteria.filter(filter)] } : {}),
+          filter: filterOf(fanOutConsumer, key),
         }),
       );
     }
