@@ -10,7 +10,6 @@ import type { TestPerson } from '../support/teams.ts';
 // background checks. The file has a domains table of its own (as domains.test.ts does): moving the
 // clock makes every pending domain of the table due, which must not reach another file's domains.
 
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
 type Repeating = import('../../infra/local/every.ts').Repeating;
 type Audit = typeof import('../support/audit.ts');
 
@@ -20,7 +19,6 @@ const SYSTEM = { type: 'system', id: 'platform' };
 
 let dns: TestDnsServer;
 let gateway: TestGateway;
-let poller: StreamPoller;
 let schedules: Repeating;
 let restoreSettings: () => void;
 let audit: Audit;
@@ -46,10 +44,8 @@ beforeAll(async () => {
   audit = await import('../support/audit.ts');
   ({ call } = await import('../support/http.ts'));
   ({ clock } = await import('../../shared/runtime/clock.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
   const { startLocalSchedules } = await import('../../infra/local/schedules.ts');
-  gateway = await startGateway();
-  poller = await audit.startAuditPoller(['auto-promote']);
+  gateway = await audit.startAuditedGateway(['auto-promote']);
   schedules = await startLocalSchedules({ intervalMs: 100 });
 }, 30_000);
 
@@ -59,7 +55,6 @@ afterEach(() => {
 });
 afterAll(async () => {
   await schedules?.stop();
-  await poller?.stop();
   await gateway?.close();
   await dns?.close();
   restoreSettings();

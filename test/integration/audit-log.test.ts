@@ -8,11 +8,9 @@ import type { TestPerson } from '../support/teams.ts';
 // only its own events. Refusals are written before the 403 is answered; changes' events come from
 // the streams, read by this file's poller, so a test reads the log until they are there.
 
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
 type Audit = typeof import('../support/audit.ts');
 
 let gateway: TestGateway;
-let poller: StreamPoller;
 let audit: Audit;
 let call: typeof import('../support/http.ts').call;
 let join: typeof import('../support/teams.ts').join;
@@ -21,12 +19,9 @@ beforeAll(async () => {
   audit = await import('../support/audit.ts');
   ({ call } = await import('../support/http.ts'));
   ({ join } = await import('../support/teams.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
-  gateway = await startGateway();
-  poller = await audit.startAuditPoller();
+  gateway = await audit.startAuditedGateway();
 });
 afterAll(async () => {
-  await poller?.stop();
   await gateway?.close();
 });
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type StreamPoller, startStreamPoller } from '../../infra/local/stream-poller.ts';
+import { startStreamPoller } from '../../infra/local/stream-poller.ts';
 import { streamConsumers } from '../../shared/consumers.ts';
-import type { AuditEvent } from '../../shared/model/audit.ts';
+import type { AuditActor, AuditChange, AuditEvent } from '../../shared/model/audit.ts';
 import { personalTeamIdOf } from '../../shared/model/teams.ts';
+import { startGateway, type TestGateway } from './gateway.ts';
 import { call, type JsonResponse, type RequestOptions } from './http.ts';
 import { newPerson, newTeam, type TestPerson } from './teams.ts';
 import { ownedByThisRun } from './users.ts';
@@ -11,11 +12,16 @@ import { ownedByThisRun } from './users.ts';
 // The audit log as a test reads it. Events of changes come from the tables' streams, so a file that
 // reads them runs the `record-audit-events` consumer itself, fed only the records of its own people
 // and teams (other files run in parallel on the same store), and reads the log until the events it
-// waits for are there: bounded rounds, never a sleep. Loaded after a suite's settings (it loads the
-// service's modules).
+// waits for are there: bounded rounds, never a sleep. A suite that overrides settings loads it after
+// them (it loads the service's modules).
 
 /** The user and team ids whose stamped writes this file's poller records. */
 const watched = new Set<string>();
+
+/** Records the changes of these users and teams from now on (made otherwise than newWatched…). */
+export function watch(...ids: string[]): void {
+  for (const id of ids) watched.add(id);
+}
 
 /** Whether a record is a stamped write of this file's people or teams (or of its newCaller users). */
 function isWatched(record: DynamoDBRecord): boolean {
@@ -30,14 +36,28 @@ function isWatched(record: DynamoDBRecord): boolean {
   );
 }
 
-/** Polls the streams for this file's audit events (and `also` the named consumers, e.g. `auto-promote`). */
-export function startAuditPoller(also: readonly string[] = []): Promise<StreamPoller> {
+/**
+ * The local gateway, with a poller of the streams for this file's audit events (and `also` the named
+ * consumers, e.g. `auto-promote`); closing it stops both.
+ */
+export async function startAuditedGateway(also: readonly string[] = []): Promise<TestGateway> {
   const handlers = new Set(['record-audit-events', ...also]);
-  return startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+  const gateway = await startGateway();
+  const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     consumers: streamConsumers.filter(({ handler }) => handlers.has(handler)),
     accepts: isWatched,
+  }).catch(async (error: unknown) => {
+    await gateway.close();
+    throw error;
   });
+  return {
+    ...gateway,
+    close: async () => {
+      await poller.stop();
+      await gateway.close();
+    },
+  };
 }
 
 /**
@@ -46,15 +66,14 @@ export function startAuditPoller(also: readonly string[] = []): Promise<StreamPo
  */
 export async function newWatchedPerson(name = 'Ada'): Promise<TestPerson> {
   const person = await newPerson(name, { rateLimit: 100_000 });
-  watched.add(person.userId);
-  watched.add(personalTeamIdOf(person.userId));
+  watch(person.userId, personalTeamIdOf(person.userId));
   return person;
 }
 
 /** A team owned by `owner` whose events this file's poller records; its id. */
 export async function newWatchedTeam(baseUrl: string, owner: TestPerson, name = 'Team'): Promise<string> {
   const teamId = await newTeam(baseUrl, owner, name);
-  watched.add(teamId);
+  watch(teamId);
   return teamId;
 }
 
@@ -121,4 +140,62 @@ export async function keyIdOf(baseUrl: string, key: string): Promise<string> {
   return own.id;
 }
 
+/** An event's time, as the log gives it. */
 export const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+/** What one request must have left in a team's log. */
+export interface Expected {
+  action: string;
+  response: JsonResponse;
+  actor: AuditActor;
+  target: { type: string; id: string };
+  projectId?: string;
+  /** Checked when given; the event's other fields always are. */
+  changes?: Record<string, AuditChange>;
+}
+
+/**
+ * The team's log holds exactly one event of each expected request (all sent with `userAgent`), as
+ * expected, and no other of that User-Agent; the log as read.
+ */
+export async function expectLogged(
+  baseUrl: string,
+  reader: TestPerson,
+  teamId: string,
+  userAgent: string,
+  expected: readonly Expected[],
+): Promise<AuditEvent[]> {
+  for (const { action, response } of expected)
+    expect([action, response.status < 300]).toEqual([action, true]);
+  const requestIds = expected.map(({ response }) => requestIdOf(response));
+  const events = await logWith(baseUrl, reader.key, teamId, requestIds);
+  // No other request sent with this User-Agent left an event.
+  expect(
+    events.filter((event) => event.userAgent === userAgent && !requestIds.includes(event.requestId)),
+  ).toEqual([]);
+  // All compared at once, so that one difference does not hide the others.
+  const seen = expected.map((wanted, index) => {
+    const found = events.filter((event) => event.requestId === requestIds[index]);
+    // `changes` is compared where the caller says what they are.
+    return found.map(({ changes, ...event }) => (wanted.changes ? { ...event, changes } : event));
+  });
+  expect(seen).toEqual(
+    expected.map((wanted, index) => [
+      {
+        id: expect.stringMatching(/^aud_/),
+        teamId,
+        at: ISO,
+        action: wanted.action,
+        outcome: 'success',
+        actor: wanted.actor,
+        target: wanted.target,
+        ...(wanted.projectId === undefined ? {} : { projectId: wanted.projectId }),
+        requestId: requestIds[index],
+        ip: '127.0.0.1',
+        userAgent,
+        ...(wanted.changes ? { changes: wanted.changes } : {}),
+      },
+    ]),
+  );
+  return events;
+}

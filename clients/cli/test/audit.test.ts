@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Schemas } from '@platform-api/client';
-import { type AuditRecorder, eventually, startAuditRecorder } from '../../../test/support/audit-stream.ts';
-import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
-import { newPerson } from '../../../test/support/teams.ts';
+import { eventually, newWatchedPerson, startAuditedGateway, watch } from '../../../test/support/audit.ts';
+import type { TestGateway } from '../../../test/support/gateway.ts';
 import { run } from '../src/cli.ts';
 import type { IO } from '../src/io.ts';
 
@@ -16,23 +15,19 @@ type AuditEvent = Schemas['AuditEvent'];
 type Env = Record<string, string>;
 
 let gateway: TestGateway;
-let recorder: AuditRecorder;
 let home: string;
 beforeAll(async () => {
-  gateway = await startGateway();
-  recorder = await startAuditRecorder();
+  gateway = await startAuditedGateway();
   home = await mkdtemp(join(tmpdir(), 'platform-cli-audit-'));
 });
 afterAll(async () => {
-  await recorder.stop();
   await gateway.close();
   await rm(home, { recursive: true, force: true });
 });
 
 /** A registered user with a key (PLATFORM_API_KEY) and a config folder of their own, watched. */
 async function user(name: string) {
-  const person = await newPerson(name);
-  recorder.watch(person.userId);
+  const person = await newWatchedPerson(name);
   return { ...person, env: { PLATFORM_API_KEY: person.key, XDG_CONFIG_HOME: join(home, randomUUID()) } };
 }
 
@@ -70,7 +65,7 @@ const actions = (events: AuditEvent[]) => events.map((event) => `${event.action}
 async function acmeWithHistory() {
   const [ada, bob] = await Promise.all([user('Ada'), user('Bob')]);
   const team = ((await platform(ada.env, ['teams', 'create', 'Acme'])).json as { id: string }).id;
-  recorder.watch(team);
+  watch(team);
   const acme = { ...ada.env, PLATFORM_TEAM: team };
   const { code } = (await platform(acme, ['teams', 'invite', bob.email, '--role', 'developer'])).json as {
     code: string;

@@ -1,6 +1,5 @@
-import { type AuditRecorder, eventually, startAuditRecorder } from '../../../test/support/audit-stream.ts';
-import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
-import { newPerson, type TestPerson } from '../../../test/support/teams.ts';
+import { eventually, newWatchedPerson, startAuditedGateway, watch } from '../../../test/support/audit.ts';
+import type { TestGateway } from '../../../test/support/gateway.ts';
 import { ForbiddenError, PlatformClient, type Schemas, ValidationError } from '../src/index.ts';
 
 // The SDK and a team's audit log: `client.auditLog.list(teamId, filters)` is a list like any other
@@ -10,24 +9,15 @@ import { ForbiddenError, PlatformClient, type Schemas, ValidationError } from '.
 type AuditEvent = Schemas['AuditEvent'];
 
 let gateway: TestGateway;
-let recorder: AuditRecorder;
 beforeAll(async () => {
-  gateway = await startGateway();
-  recorder = await startAuditRecorder();
+  gateway = await startAuditedGateway();
 });
 afterAll(async () => {
-  await recorder.stop();
   await gateway.close();
 });
 
 const clientOf = (key: string) =>
   new PlatformClient({ baseUrl: gateway.baseUrl, backendUrl: gateway.backendUrl, apiKey: key });
-
-async function person(name: string): Promise<TestPerson> {
-  const made = await newPerson(name);
-  recorder.watch(made.userId);
-  return made;
-}
 
 async function every(events: AsyncIterable<AuditEvent>): Promise<AuditEvent[]> {
   const all: AuditEvent[] = [];
@@ -37,10 +27,10 @@ async function every(events: AsyncIterable<AuditEvent>): Promise<AuditEvent[]> {
 
 /** Ada's team with three projects, Bob in it as a developer, refused a deletion; the whole log. */
 async function teamWithHistory() {
-  const [ada, bob] = await Promise.all([person('Ada'), person('Bob')]);
+  const [ada, bob] = await Promise.all([newWatchedPerson('Ada'), newWatchedPerson('Bob')]);
   const client = clientOf(ada.key);
   const team = await client.teams.create({ name: 'Acme' });
-  recorder.watch(team.id);
+  watch(team.id);
   const { code } = await client.teams.createInvitation(team.id, { email: bob.email, role: 'developer' });
   await clientOf(bob.key).teams.acceptInvitation({ code });
   const projects = [];
