@@ -145,9 +145,7 @@ it('records one event for a request of every audited route, with its user, key, 
     });
     const { apiKey, token } = response.body as { apiKey: string; token: { id: string } };
     secrets.push(apiKey);
-    // SERVER BUG (reported): the event names no token (`id: ""`). The token ledger's write is
-    // stamped too (shared/db/audit-kinds.ts kindOf takes every item with a `keyHash` for a key)
-    // and its stream record, first in the transaction, makes the event.
+    // The token, not the ledger written in the same transaction (which once took the event).
     logged({ action: 'token.created', response, target: { type: 'token', id: token.id } });
     return token.id;
   };
@@ -165,7 +163,7 @@ it('records one event for a request of every audited route, with its user, key, 
     });
     const { apiKey, key } = response.body as { apiKey: string; key: { id: string } };
     secrets.push(apiKey);
-    // SERVER BUG (reported): as for tokens, the key ledger's stamped write names no key (`id: ""`).
+    // As for tokens: the key, not the key ledger.
     logged({ action: 'key.created', response, target: { type: 'key', id: key.id } });
     return { apiKey, id: key.id };
   };
@@ -260,7 +258,7 @@ it('records one event for a request of every audited route, with its user, key, 
     }),
     actor: builderActor,
     target: { type: 'deployment', id: first },
-    // SERVER BUG (reported): missing. The log head names no project and the path is no project's.
+    // Though neither the log's head nor the path names it: the append notes the deployment's project.
     projectId,
   });
   const buildEnv = await send(buildKey, inTeam(`/deployments/${first}/build-env`));
@@ -281,9 +279,7 @@ it('records one event for a request of every audited route, with its user, key, 
     }),
     target: project,
     projectId,
-    // Auto-promotion was on (the API shows it on) and stays on: not a change. SERVER BUG (reported):
-    // the event says `autoPromotion: {from: null, to: true}` (changesOf reads an absent field as null
-    // without asking what it shows as).
+    // Auto-promotion was on (the API shows it on) and stays on: not a change.
     changes: { production: { from: null, to: first } },
   });
   const second = await deployment();

@@ -129,8 +129,7 @@ it('records an automatic promotion as the platform’s, under the request of the
       action: 'production.promoted',
       actor: SYSTEM,
       target: { type: 'project', id: projectId },
-      // SERVER BUG (reported): also `autoPromotion: {from: null, to: true}`, though it was on (as the
-      // API shows it) and stays on.
+      // Only the pointer: automatic promotion was on (as the API shows it) and stays on.
       changes: { production: { from: null, to: deploymentId } },
     },
   ]);

@@ -69,12 +69,11 @@ it("records a team token's changes as the token's, with no person and no key", a
   ]);
 });
 
-// Last in the file: while it fails, the record it leaves stops this file's poller on the key table.
-it("records the revocation of a team's last token, and the token made after it (SERVER BUG, reported)", async () => {
-  // The revocation empties the token ledger's `entries` map, and the ledger's write carries the
-  // change's stamp (see the walk, audit-log-actions.test.ts). Locally the stream's empty map reaches
-  // the consumer as `{}`, which unmarshall refuses ("No value defined"): the record is handed over
-  // again forever, and every later key or token event of the shard waits behind it.
+// Last in the file: should it fail again, the record it leaves would stop the poller on the key table.
+it("records the revocation of a team's last token, and the token made after it", async () => {
+  // The revocation empties the token ledger's `entries` map. The ledger once carried the change's
+  // stamp, and the local stream's empty map (`{}`, which unmarshall refuses) then stopped every later
+  // key or token event of the shard behind it.
   const base = gateway.baseUrl;
   const owner = await newWatchedPerson('Owner');
   const teamId = await newWatchedTeam(base, owner);

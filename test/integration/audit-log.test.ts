@@ -102,8 +102,7 @@ describe('refusals', () => {
         action: 'production.promoted',
         actor: { type: 'user', id: developer.userId, keyId: await keyOf(developer) },
         target: { type: 'project', id: project },
-        // SERVER BUG (reported): missing, so `?projectId=` misses refusals. recordDenial
-        // (shared/domain/audit.ts) drops the stamp's projectId, which recordChange passes on.
+        // A refusal names the project of its path, so `?projectId=` finds it.
         projectId: project,
         requestId: audit.requestIdOf(promoted),
       },
