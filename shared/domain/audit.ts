@@ -4,20 +4,10 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { eventItem } from '#shared/db/audit-events.ts';
 import { changesOf, kindOf, projectOfItem, targetIdOf, teamOfItem } from '#shared/db/audit-kinds.ts';
 import { type EventFilters, listEvents, putEvent } from '#shared/db/audit-log.ts';
-import { asChange, auditScope } from '#shared/db/audit-scope.ts';
+import { auditScope } from '#shared/db/audit-scope.ts';
 import type { Page } from '#shared/db/pages.ts';
-import {
-  type AuditAction,
-  type AuditEvent,
-  type AuditStamp,
-  kindOfAction,
-  newEventIdentity,
-  SYSTEM_ACTOR,
-  targetTypeOf,
-} from '#shared/model/audit.ts';
+import { type AuditEvent, type AuditStamp, kindOfAction, targetTypeOf } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { teamOfPartition } from '#shared/model/teams.ts';
-import { config } from '#shared/runtime/config.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 
@@ -85,29 +75,6 @@ export async function recordChange(target: AuditEvent['target']): Promise<void> 
   if (!scope?.stamp) throw new Error('recordChange runs inside a change (shared/http/audit-trail.ts)');
   await putEvent(eventItem(scope.stamp, { outcome: 'success', target, projectId: scope.stamp.projectId }));
   scope.carried = true;
-}
-
-/**
- * Runs one of the platform's own moves (an automatic promotion, a background check that verified or
- * expired a domain) as a change of the team that owns `partition`, made by `system`: its write carries
- * the stamp. Inside a request (the report that made a deployment ready) the event keeps its request id.
- */
-export function asSystemChange<T>(
-  action: AuditAction,
-  partition: string,
-  move: () => Promise<T>,
-): Promise<T> {
-  const request = auditScope()?.stamp;
-  const stamp: AuditStamp = {
-    ...newEventIdentity(config.AUDIT_RETENTION_DAYS),
-    action,
-    teamId: teamOfPartition(partition),
-    actor: SYSTEM_ACTOR,
-    requestId: request?.requestId ?? '',
-    ip: request?.ip ?? '',
-    userAgent: request?.userAgent ?? '',
-  };
-  return asChange(stamp, move);
 }
 
 /** A page of the caller's team's events, newest first. */

@@ -1,11 +1,11 @@
 import * as store from '#shared/db/domains.ts';
 import type { Page } from '#shared/db/pages.ts';
+import { asSystemChange } from '#shared/db/system-changes.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { normaliseDomainName } from '#shared/model/domain-names.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import { asSystemChange } from './audit.ts';
 import { afterCheck, checkRecords, expiredDomain, isPastExpiry } from './domain-checks.ts';
 import { domainSettings } from './domain-settings.ts';
 import { getProject } from './projects.ts';

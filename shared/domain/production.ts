@@ -3,6 +3,7 @@ import { findDeployment } from '#shared/db/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as store from '#shared/db/production.ts';
 import type { Project } from '#shared/db/projects.ts';
+import { asSystemChange } from '#shared/db/system-changes.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
@@ -10,7 +11,7 @@ import { movesForward, type ProductionReason } from '#shared/model/production.ts
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
-import { asSystemChange, recordChange } from './audit.ts';
+import { recordChange } from './audit.ts';
 import { mayTarget, mustReachProject } from './token-reach.ts';
 
 // What moves a project's production pointer, and what does not:

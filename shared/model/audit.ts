@@ -60,6 +60,7 @@ export const auditActions = {
   'webhook.updated': { kind: 'webhook', target: 'webhook' },
   'webhook.deleted': { kind: 'webhook', target: 'webhook' },
   'webhook.tested': { target: 'webhook' },
+  'webhook.disabled': { kind: 'webhook', target: 'webhook' },
   'domain.created': { kind: 'domain', target: 'domain' },
   'domain.deleted': { kind: 'domain', target: 'domain' },
   'domain.checked': { kind: 'domain', target: 'domain' },

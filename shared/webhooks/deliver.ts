@@ -1,3 +1,4 @@
+import { asSystemChange } from '#shared/db/system-changes.ts';
 import { putDelivery } from '#shared/db/webhook-deliveries.ts';
 import {
   disableIfFailingSince,
@@ -115,7 +116,10 @@ export async function deliverOnce(message: DeliveryMessage, settings: DeliverySe
     };
   }
   await putDelivery(webhook.id, { ...logged, ...failure, outcome: 'failed', nextRetryAt: null });
-  await disableIfFailingSince(webhook.ownerId, webhook.id, firstAttemptAt, iso(clock.now()), DISABLED_REASON);
+  // The platform's change, in the team's audit log.
+  await asSystemChange('webhook.disabled', webhook.ownerId, () =>
+    disableIfFailingSince(webhook.ownerId, webhook.id, firstAttemptAt, iso(clock.now()), DISABLED_REASON),
+  );
   return { step: 'done' };
 }
 

@@ -391,7 +391,7 @@ describe('deliveries', () => {
   it('ends an event whose receiver fails every attempt in the delivery log and a disabled subscription, never in the dead-letter queue', async () => {
     // Triggered by an event from the stream (a project created), not by POST /webhooks/{id}/test: the
     // retries run outside any request (issue 22 is about retries that inherit a request's deadline).
-    const { key } = await newCaller();
+    const { key, userId } = await newCaller();
     const target = await receiver([500]);
     const { webhook } = await created(key, target.url, ['project.created']);
     const project = await call(`${gateway.baseUrl}/projects`, {
@@ -427,6 +427,22 @@ describe('deliveries', () => {
       disabledAt: expect.stringMatching(ISO),
       disabledReason: DISABLED_REASON,
     });
+    // The platform disabled it: its team's audit log says so, once, with what changed.
+    const { personalTeamIdOf } = await import('../../shared/model/teams.ts');
+    const auditUrl = `${gateway.baseUrl}/teams/${personalTeamIdOf(userId)}/audit-events?action=webhook.disabled`;
+    let disabledEvents: unknown[] = [];
+    for (let round = 0; round < 200 && disabledEvents.length === 0; round++) {
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      disabledEvents = ((await call(auditUrl, { key })).body as { events: unknown[] }).events;
+    }
+    expect(disabledEvents).toEqual([
+      expect.objectContaining({
+        outcome: 'success',
+        actor: { type: 'system', id: 'platform' },
+        target: { type: 'webhook', id: webhook.id },
+        changes: { enabled: { from: true, to: false } },
+      }),
+    ]);
     // The receiver's failure is the customer's to see, not a dead letter for our on-call.
     expect(queue.deadLetters.filter((message) => message.webhookId === webhook.id)).toEqual([]);
     // No ninth attempt: the event is over.
