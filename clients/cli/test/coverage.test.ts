@@ -21,8 +21,6 @@ const NOT_IN_CLI: Record<string, string> = {
   getDocsInitScript: 'a page for browsers',
   // Gaps, not decisions: commands nobody has written yet.
   replaceEnvironmentVariables: 'not yet (`env add|update|rm` edit one variable at a time)',
-  listDeploymentEvents: 'not yet (`deploy --wait` and `logs --follow` show the statuses)',
-  waitForDeployment: 'not yet (`deploy --wait` follows the build instead)',
 };
 
 const SOURCES = join(import.meta.dirname, '..', 'src');
