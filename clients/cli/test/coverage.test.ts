@@ -20,7 +20,6 @@ const NOT_IN_CLI: Record<string, string> = {
   getDocsRenderer: 'a page for browsers',
   getDocsInitScript: 'a page for browsers',
   // Gaps, not decisions: commands nobody has written yet.
-  replaceEnvironmentVariables: 'not yet (`env add|update|rm` edit one variable at a time)',
 };
 
 const SOURCES = join(import.meta.dirname, '..', 'src');
