@@ -19,7 +19,6 @@ const NOT_IN_CLI: Record<string, string> = {
   getDocsStylesheet: 'a page for browsers',
   getDocsRenderer: 'a page for browsers',
   getDocsInitScript: 'a page for browsers',
-  // Gaps, not decisions: commands nobody has written yet.
 };
 
 const SOURCES = join(import.meta.dirname, '..', 'src');
