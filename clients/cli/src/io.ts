@@ -13,6 +13,8 @@ export interface IO {
   stdout: Writer;
   stderr: Writer;
   env: NodeJS.ProcessEnv;
+  /** What is piped in (`env replace --file -`); absent where there is none (a test's fake I/O). */
+  stdin?: AsyncIterable<string | Uint8Array>;
   /** Whether there is someone to ask (stdin and stderr are terminals). */
   interactive: boolean;
   /** Asks one question, on stderr, so that stdout stays the command's output. */
@@ -27,6 +29,7 @@ export function processIO(): IO {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    stdin: process.stdin,
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
     ask,
     askHidden,

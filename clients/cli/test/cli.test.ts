@@ -39,8 +39,8 @@ interface Run {
   json: unknown;
 }
 
-/** Runs `platform <args>` with a fresh environment: the gateway's URLs, a config folder, and `env`. */
-function platform(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** Runs `platform <args>` with a fresh environment: the gateway's URLs, a config folder, and `env`; `stdin` piped in. */
+function platform(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Run> {
   const environment = {
     PATH: process.env.PATH ?? '',
     HOME: home,
@@ -50,13 +50,19 @@ function platform(args: string[], env: Record<string, string> = {}): Promise<Run
     ...env,
   };
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { env: environment }, (error, stdout, stderr) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {}
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr, json });
-    });
+    const child = execFile(
+      process.execPath,
+      [MAIN, ...args],
+      { env: environment },
+      (error, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {}
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr, json });
+      },
+    );
+    child.stdin?.end(stdin);
   });
 }
 
@@ -358,7 +364,7 @@ describe('platform', () => {
   });
 
   slowly(
-    'adds, lists, updates, pulls and removes environment variables, never showing a secret',
+    'adds, lists, updates, pulls, removes and replaces (from stdin) environment variables, never showing a secret',
     async () => {
       const { env } = await asKey();
       const project = (await platform(['projects', 'create', '--name', 'envs', '--json'], env)).json as {
@@ -415,6 +421,17 @@ describe('platform', () => {
       expect(await platform(['env', 'rm', 'envs', id, '--yes', '--json'], env)).toMatchObject({
         code: 0,
         json: { id, deleted: true },
+      });
+      // The whole set from stdin: TOKEN goes, no value comes back.
+      const replaced = await platform(
+        ['env', 'replace', 'envs', '--file', '-', '--secret', 'KEY', '--yes', '--json'],
+        env,
+        'KEY="piped s3cr3t"\nMODE=dev\n',
+      );
+      expect(replaced).toMatchObject({ code: 0 });
+      expect(replaced.stdout).not.toMatch(/s3cr3t|dev"/);
+      expect(await platform(['env', 'pull', 'envs', '--json'], env)).toMatchObject({
+        json: { variables: { MODE: 'dev' }, secrets: ['KEY'] },
       });
     },
   );

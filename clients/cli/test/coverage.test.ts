@@ -19,13 +19,6 @@ const NOT_IN_CLI: Record<string, string> = {
   getDocsStylesheet: 'a page for browsers',
   getDocsRenderer: 'a page for browsers',
   getDocsInitScript: 'a page for browsers',
-  // Gaps, not decisions: commands nobody has written yet.
-  replaceEnvironmentVariables: 'not yet (`env add|update|rm` edit one variable at a time)',
-  listDeploymentEvents: 'not yet (`deploy --wait` and `logs --follow` show the statuses)',
-  waitForDeployment: 'not yet (`deploy --wait` follows the build instead)',
-  getWebhook: 'not yet (`webhooks list` shows every field)',
-  updateWebhook: 'not yet',
-  listWebhookDeliveries: 'not yet',
 };
 
 const SOURCES = join(import.meta.dirname, '..', 'src');

@@ -1,11 +1,12 @@
-import type { Schemas } from '@platform-api/client';
+import type { PlatformClient, Schemas } from '@platform-api/client';
 import { eventLine, followBuild } from '../build-log.ts';
 import type { Commands } from '../command.ts';
-import { collect, defined, duration, LIST_OPTIONS, string } from '../flags.ts';
+import { CliError, collect, defined, duration, LIST_OPTIONS, string } from '../flags.ts';
 import { listOutput, objectOutput } from '../output.ts';
 import { projectId } from '../project-ref.ts';
 
-// `platform deploy` (with --wait, the build as it happens) and `platform deployments list|get|cancel`.
+// `platform deploy` (with --wait, the build as it happens) and `platform deployments
+// list|get|events|wait|cancel`.
 
 const DEPLOYMENT_COLUMNS: (keyof Schemas['Deployment'])[] = [
   'id',
@@ -16,6 +17,38 @@ const DEPLOYMENT_COLUMNS: (keyof Schemas['Deployment'])[] = [
   'createdAt',
 ];
 type DeploymentTarget = Schemas['Deployment']['target'];
+type Deployment = Schemas['Deployment'];
+
+/** An entry of a deployment's history as one line: when, the status and what the report said; or a read of its build environment. */
+function historyLine(event: Schemas['DeploymentEvent']): string {
+  if ('type' in event) return `${event.at}  build-env read by ${event.keyId}`;
+  const said = [event.message, event.commitSha, event.url].filter(Boolean).join('  ');
+  return `${event.at}  ${event.status}${said ? `  ${said}` : ''}`;
+}
+
+const TERMINAL: readonly string[] = ['ready', 'error', 'canceled'];
+/** The longest one wait request may hold (the API's `timeout`, in seconds). */
+const MAX_WAIT_SECONDS = 25;
+
+/**
+ * Waits until the deployment is terminal, one long-polling request of at most 25 s after another,
+ * for at most `timeoutMs`: the deployment, or a `timeout` error (exit code 1) naming its status.
+ */
+async function waitUntilTerminal(api: PlatformClient, id: string, timeoutMs: number): Promise<Deployment> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const seconds = Math.min(MAX_WAIT_SECONDS, Math.max(1, Math.ceil((deadline - Date.now()) / 1000)));
+    const deployment = await api.deployments.wait(id, { timeout: seconds });
+    if (TERMINAL.includes(deployment.status)) return deployment;
+    if (Date.now() >= deadline) {
+      throw new CliError(
+        'timeout',
+        `Deployment ${id} is still ${deployment.status} after ${timeoutMs / 1000} s`,
+        1,
+      );
+    }
+  }
+}
 
 export const deploymentCommands: Commands = {
   deploy: {
@@ -76,6 +109,25 @@ export const deploymentCommands: Commands = {
     usage: 'deployments get <id>',
     args: ['id'],
     run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).deployments.get(id)),
+  },
+  'deployments events': {
+    usage: 'deployments events <id>',
+    args: ['id'],
+    async run({ args: [id = ''], client }) {
+      const history = await (await client()).deployments.listEvents(id);
+      return { json: history, text: history.events.map(historyLine).join('\n') };
+    },
+  },
+  'deployments wait': {
+    usage: 'deployments wait <id> [--timeout <15m>]',
+    args: ['id'],
+    options: { timeout: { type: 'string' } },
+    async run({ args: [id = ''], flags, client }) {
+      const timeoutMs = duration(flags, 'timeout', '15m');
+      const deployment = await waitUntilTerminal(await client(), id, timeoutMs);
+      // As `deploy --wait`: 0 once ready, 1 when it ended any other way.
+      return { ...objectOutput(deployment), exitCode: deployment.status === 'ready' ? 0 : 1 };
+    },
   },
   'deployments cancel': {
     usage: 'deployments cancel <id> [--yes]',

@@ -1,18 +1,60 @@
+import { readFile } from 'node:fs/promises';
 import type { Schemas } from '@platform-api/client';
 import type { Commands } from '../command.ts';
-import { collect, defined, LIST_OPTIONS, list, required, string } from '../flags.ts';
-import { listOutput, objectOutput } from '../output.ts';
+import { dotenvLine, parseDotenv } from '../dotenv.ts';
+import { CliError, collect, defined, LIST_OPTIONS, list, required, string } from '../flags.ts';
+import type { IO } from '../io.ts';
+import { listOutput, objectOutput, table } from '../output.ts';
 import { projectId } from '../project-ref.ts';
 
-// `platform env list|add|update|rm|pull`: a project's environment variables. A secret is never
-// shown: the API never answers its value.
+// `platform env list|add|update|rm|pull|replace`: a project's environment variables. A secret is
+// never shown: the API never answers its value.
 
 const VARIABLE_COLUMNS: (keyof Schemas['EnvironmentVariable'])[] = ['id', 'key', 'targets', 'type', 'value'];
 type Target = Schemas['EnvironmentVariable']['targets'][number];
+type NewVariable = Schemas['ReplaceEnvironmentBody']['variables'][number];
 
-/** `KEY=value` lines a shell or a dotenv reader takes: values quoted, with `"`, `\` and newlines escaped. */
-const dotenvLine = (key: string, value: string): string =>
-  `${key}="${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`;
+/** A `.env` file's text, or stdin's for `-`. */
+async function readEnvFile(file: string, io: IO): Promise<string> {
+  if (file === '-') {
+    let text = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of io.stdin ?? []) {
+      text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    }
+    return text + decoder.decode();
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError('usage_error', `Cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The new set from a `.env` text: every key once, with the targets given, the keys named by --secret secret. */
+function variablesOf(text: string, where: string, targets: Target[] | undefined, secret: string[]) {
+  const entries = parseDotenv(text, where);
+  const lineOf = new Map<string, number>();
+  for (const { key, line } of entries) {
+    const first = lineOf.get(key);
+    // Every item gets the same targets, so a key given twice would overlap itself (a 409).
+    if (first !== undefined)
+      throw new CliError('usage_error', `${where}: ${key} is given twice (lines ${first} and ${line})`);
+    lineOf.set(key, line);
+  }
+  const unknown = secret.filter((key) => !lineOf.has(key));
+  if (unknown.length > 0)
+    throw new CliError('usage_error', `--secret names keys ${where} does not have: ${unknown.join(', ')}`);
+  return entries.map(
+    ({ key, value }): NewVariable =>
+      defined({
+        key,
+        value,
+        targets,
+        type: secret.includes(key) ? ('secret' as const) : undefined,
+      }),
+  );
+}
 
 export const envCommands: Commands = {
   'env list': {
@@ -90,6 +132,35 @@ export const envCommands: Commands = {
       const note = secrets.length ? `# not readable (secrets): ${secrets.join(', ')}\n` : '';
       const lines = Object.entries(variables).map(([key, value]) => dotenvLine(key, value));
       return { json: { target, variables, secrets }, text: `${note}${lines.join('\n')}` };
+    },
+  },
+  'env replace': {
+    usage:
+      'env replace <project id or name> --file <.env file, or - for stdin> [--targets production,preview,development] [--secret <KEY,...>] [--yes]',
+    args: ['project'],
+    options: { file: { type: 'string' }, targets: { type: 'string' }, secret: { type: 'string' } },
+    async run({ args: [project = ''], flags, io, client, confirm }) {
+      const file = required(flags, 'file');
+      const where = file === '-' ? 'stdin' : file;
+      const targets = list(string(flags, 'targets')) as Target[] | undefined;
+      const secret = list(string(flags, 'secret'))?.filter(Boolean) ?? [];
+      // The file is read and checked before any request: a mistake in it changes nothing.
+      const variables = variablesOf(await readEnvFile(file, io), where, targets, secret);
+      const api = await client();
+      const id = await projectId(api, project);
+      await confirm(
+        `Replace every environment variable of ${project} with the ${variables.length} of ${where}?`,
+      );
+      const replaced = await api.environment.replaceVariables(id, { variables });
+      // The values were just sent: none is printed back, plain ones included.
+      const shown = replaced.variables.map(({ value: _value, ...variable }) => variable);
+      return {
+        json: { variables: shown },
+        text: table(
+          ['id', 'key', 'targets', 'type'],
+          shown.map((variable) => [variable.id, variable.key, variable.targets.join(','), variable.type]),
+        ),
+      };
     },
   },
 };

@@ -1,11 +1,29 @@
 import type { Schemas } from '@platform-api/client';
 import type { Commands } from '../command.ts';
-import { collect, defined, LIST_OPTIONS, list, required, string } from '../flags.ts';
+import { CliError, collect, defined, type Flags, LIST_OPTIONS, list, required, string } from '../flags.ts';
 import { fields, listOutput, objectOutput } from '../output.ts';
 
-// `platform webhooks list|create|delete|test`: the user's webhook subscriptions.
+// `platform webhooks list|get|create|update|delete|test|deliveries`: the user's webhook subscriptions
+// and what was sent to them.
 
 const WEBHOOK_COLUMNS: (keyof Schemas['Webhook'])[] = ['id', 'url', 'events', 'enabled'];
+const DELIVERY_COLUMNS: (keyof Schemas['WebhookDelivery'])[] = [
+  'id',
+  'event',
+  'attempt',
+  'outcome',
+  'statusCode',
+  'attemptedAt',
+  'nextRetryAt',
+];
+type WebhookEvents = Schemas['UpdateWebhookBody']['events'];
+
+/** --enable or --disable as `enabled`, neither as undefined; both is a usage error. */
+function enabled(flags: Flags): boolean | undefined {
+  if (flags.enable && flags.disable)
+    throw new CliError('usage_error', 'Give --enable or --disable, not both');
+  return flags.enable ? true : flags.disable ? false : undefined;
+}
 
 export const webhookCommands: Commands = {
   'webhooks list': {
@@ -13,6 +31,11 @@ export const webhookCommands: Commands = {
     options: LIST_OPTIONS,
     run: async ({ flags, client }) =>
       listOutput(await collect((await client()).webhooks.list({ limit: 100 }), flags), WEBHOOK_COLUMNS),
+  },
+  'webhooks get': {
+    usage: 'webhooks get <id>',
+    args: ['id'],
+    run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).webhooks.get(id)),
   },
   'webhooks create': {
     usage: 'webhooks create --url <https://...> --events <a,b> [--description <text>]',
@@ -30,6 +53,35 @@ export const webhookCommands: Commands = {
       };
     },
   },
+  'webhooks update': {
+    usage:
+      'webhooks update <id> [--url <https://...>] [--events <a,b>] [--description <text>] [--enable | --disable]',
+    args: ['id'],
+    options: {
+      url: { type: 'string' },
+      events: { type: 'string' },
+      description: { type: 'string' },
+      enable: { type: 'boolean' },
+      disable: { type: 'boolean' },
+    },
+    async run({ args: [id = ''], flags, client }) {
+      const description = string(flags, 'description');
+      const body = defined({
+        url: string(flags, 'url'),
+        events: list(string(flags, 'events')) as WebhookEvents,
+        // An empty --description removes it (the API's `null`).
+        description: description === '' ? null : description,
+        enabled: enabled(flags),
+      });
+      if (Object.keys(body).length === 0) {
+        throw new CliError(
+          'usage_error',
+          'Nothing to change: give --url, --events, --description, --enable or --disable',
+        );
+      }
+      return objectOutput(await (await client()).webhooks.update(id, body));
+    },
+  },
   'webhooks delete': {
     usage: 'webhooks delete <id> [--yes]',
     args: ['id'],
@@ -44,5 +96,14 @@ export const webhookCommands: Commands = {
     usage: 'webhooks test <id>',
     args: ['id'],
     run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).webhooks.test(id)),
+  },
+  'webhooks deliveries': {
+    usage: 'webhooks deliveries <id> [--limit <n>]',
+    args: ['id'],
+    options: LIST_OPTIONS,
+    async run({ args: [id = ''], flags, client }) {
+      const deliveries = (await client()).webhooks.listDeliveries(id, { limit: 100 });
+      return listOutput(await collect(deliveries, flags), DELIVERY_COLUMNS);
+    },
   },
 };

@@ -1,0 +1,117 @@
+import { startLocalBuilder } from '../../../infra/local/builder.ts';
+import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
+import { newCaller } from '../../../test/support/users.ts';
+import { run } from '../src/cli.ts';
+import type { IO } from '../src/io.ts';
+
+// `platform deployments events|wait`, in-process with recording streams against the local gateway,
+// the local builder (what `LOCAL_BUILDER=1 npm start` runs) building the user's deployments.
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startGateway();
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+type Env = Record<string, string>;
+
+/** Runs `platform <argv>` in this process; its exit code and what it printed. */
+async function platformText(env: Env, argv: string[]) {
+  let out = '';
+  let err = '';
+  const io: IO = {
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+    env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...env },
+    interactive: false,
+    ask: () => Promise.reject(new Error('no terminal')),
+    askHidden: () => Promise.reject(new Error('no terminal')),
+  };
+  const code = await run(argv, io);
+  return { code, out, err };
+}
+
+/** Runs `platform <argv> --json`; its exit code and the one JSON document it printed. */
+async function platform(env: Env, argv: string[]) {
+  const { code, out } = await platformText(env, [...argv, '--json']);
+  return { code, json: JSON.parse(out) as unknown };
+}
+
+/** A new user (their key and id) with a project `app` and a queued deployment of it. */
+async function queuedDeployment() {
+  const { key, userId } = await newCaller();
+  const env = { PLATFORM_API_KEY: key };
+  expect((await platform(env, ['projects', 'create', '--name', 'app'])).code).toBe(0);
+  const deployed = await platform(env, ['deploy', 'app']);
+  expect(deployed).toMatchObject({ code: 0, json: { status: 'queued' } });
+  return { env, userId, id: (deployed.json as { id: string }).id };
+}
+
+describe('platform deployments', () => {
+  it('waits for a build to be ready (exit 0), then lists its history, one line per event', async () => {
+    const { env, userId, id } = await queuedDeployment();
+    const builder = startLocalBuilder({ delayMs: 100, pollMs: 20, ownerId: userId });
+    let waited: Awaited<ReturnType<typeof platform>>;
+    try {
+      waited = await platform(env, ['deployments', 'wait', id, '--timeout', '1m']);
+    } finally {
+      await builder.stop();
+    }
+    expect(waited).toMatchObject({ code: 0, json: { id, status: 'ready', readyAt: expect.any(String) } });
+
+    const history = await platform(env, ['deployments', 'events', id]);
+    expect(history).toMatchObject({ code: 0 });
+    const { events } = history.json as { events: { status?: string }[] };
+    expect(events.map((event) => event.status)).toEqual(['queued', 'building', 'ready']);
+
+    const lines = (await platformText(env, ['deployments', 'events', id])).out.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\S+Z {2}queued$/);
+    expect(lines[1]).toMatch(/^\S+Z {2}building {2}\S/);
+    expect(lines[2]).toMatch(/^\S+Z {2}ready\b/);
+  });
+
+  it('exits 1 when the deployment ends other than ready, and prints it', async () => {
+    const { env, id } = await queuedDeployment();
+    expect((await platform(env, ['deployments', 'cancel', id, '--yes'])).code).toBe(0);
+    expect(await platform(env, ['deployments', 'wait', id])).toEqual({
+      code: 1,
+      json: expect.objectContaining({ id, status: 'canceled' }),
+    });
+    const shown = await platformText(env, ['deployments', 'wait', id]);
+    expect(shown.code).toBe(1);
+    expect(shown.out).toMatch(/^status: +canceled$/m);
+    const history = await platform(env, ['deployments', 'events', id]);
+    expect((history.json as { events: { status: string }[] }).events.map((e) => e.status)).toEqual([
+      'queued',
+      'canceled',
+    ]);
+  });
+
+  it('exits 1 with a timeout error naming the status when --timeout passes first', async () => {
+    const { env, id } = await queuedDeployment();
+    expect(await platform(env, ['deployments', 'wait', id, '--timeout', '1s'])).toEqual({
+      code: 1,
+      json: { error: 'timeout', message: `Deployment ${id} is still queued after 1 s` },
+    });
+  });
+
+  it('refuses a bad --timeout before any request, and answers not_found for another user', async () => {
+    const { id } = await queuedDeployment();
+    const stranger = { PLATFORM_API_KEY: (await newCaller()).key };
+    expect(await platform(stranger, ['deployments', 'wait', id, '--timeout', 'soon'])).toMatchObject({
+      code: 2,
+      json: { error: 'usage_error', message: '--timeout must be like 90s, 15m or 1h, not soon' },
+    });
+    expect(await platform(stranger, ['deployments', 'wait', id, '--timeout', '1s'])).toMatchObject({
+      code: 1,
+      json: { error: 'not_found' },
+    });
+    expect(await platform(stranger, ['deployments', 'events', id])).toMatchObject({
+      code: 1,
+      json: { error: 'not_found' },
+    });
+  });
+});
