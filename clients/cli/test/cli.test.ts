@@ -424,7 +424,7 @@ describe('platform', () => {
       });
       // The whole set from stdin: TOKEN goes, no value comes back.
       const replaced = await platform(
-        ['env', 'replace', 'envs', '--file', '-', '--secret', 'KEY', '--yes', '--json'],
+        ['env', 'replace', 'envs', '--file', '-', '--secrets', 'KEY', '--yes', '--json'],
         env,
         'KEY="piped s3cr3t"\nMODE=dev\n',
       );

@@ -78,7 +78,7 @@ const PEM = '-----BEGIN KEY-----\nMIIBOgIBAAJBAK\n-----END KEY-----';
 const VALUES = ['https://api.example.com', 'say "hi" \\ bye', 'it is # literal', PEM, 'r3al-s3cr3t'];
 
 describe('platform env replace', () => {
-  it('replaces the whole set from a .env file, secrets by --secret, printing no value back', async () => {
+  it('replaces the whole set from a .env file, secrets by --secrets, printing no value back', async () => {
     const { env } = await projectWithVariable();
     const file = await dotenvFile(
       '# the API',
@@ -92,7 +92,7 @@ describe('platform env replace', () => {
       'TOKEN=r3al-s3cr3t',
     );
 
-    const unconfirmed = await platform(env, ['env', 'replace', 'site', '--file', file, '--secret', 'TOKEN']);
+    const unconfirmed = await platform(env, ['env', 'replace', 'site', '--file', file, '--secrets', 'TOKEN']);
     expect(unconfirmed).toMatchObject({
       code: 2,
       json: { error: 'usage_error', message: expect.stringContaining('--yes') },
@@ -105,7 +105,7 @@ describe('platform env replace', () => {
       'site',
       '--file',
       file,
-      '--secret',
+      '--secrets',
       'TOKEN',
       '--yes',
     ]);
@@ -125,7 +125,7 @@ describe('platform env replace', () => {
       'site',
       '--file',
       file,
-      '--secret',
+      '--secrets',
       'TOKEN',
       '--yes',
     ]);
@@ -221,8 +221,8 @@ describe('platform env replace', () => {
     await refused(['--file', twice], `${twice}: A is given twice (lines 1 and 3)`);
     const file = await dotenvFile('A=s3cr3t');
     await refused(
-      ['--file', file, '--secret', 'A,TOKEN'],
-      `--secret names keys ${file} does not have: TOKEN`,
+      ['--file', file, '--secrets', 'A,TOKEN'],
+      `--secrets names keys ${file} does not have: TOKEN`,
     );
 
     expect((await listed(env)).map((variable) => variable.key)).toEqual(['OLD']);

@@ -31,7 +31,7 @@ async function readEnvFile(file: string, io: IO): Promise<string> {
   }
 }
 
-/** The new set from a `.env` text: every key once, with the targets given, the keys named by --secret secret. */
+/** The new set from a `.env` text: every key once, with the targets given, the keys named by --secrets secret. */
 function variablesOf(text: string, where: string, targets: Target[] | undefined, secret: string[]) {
   const entries = parseDotenv(text, where);
   const lineOf = new Map<string, number>();
@@ -44,7 +44,7 @@ function variablesOf(text: string, where: string, targets: Target[] | undefined,
   }
   const unknown = secret.filter((key) => !lineOf.has(key));
   if (unknown.length > 0)
-    throw new CliError('usage_error', `--secret names keys ${where} does not have: ${unknown.join(', ')}`);
+    throw new CliError('usage_error', `--secrets names keys ${where} does not have: ${unknown.join(', ')}`);
   return entries.map(
     ({ key, value }): NewVariable =>
       defined({
@@ -136,14 +136,14 @@ export const envCommands: Commands = {
   },
   'env replace': {
     usage:
-      'env replace <project id or name> --file <.env file, or - for stdin> [--targets production,preview,development] [--secret <KEY,...>] [--yes]',
+      'env replace <project id or name> --file <.env file, or - for stdin> [--targets production,preview,development] [--secrets <KEY,...>] [--yes]',
     args: ['project'],
-    options: { file: { type: 'string' }, targets: { type: 'string' }, secret: { type: 'string' } },
+    options: { file: { type: 'string' }, targets: { type: 'string' }, secrets: { type: 'string' } },
     async run({ args: [project = ''], flags, io, client, confirm }) {
       const file = required(flags, 'file');
       const where = file === '-' ? 'stdin' : file;
       const targets = list(string(flags, 'targets')) as Target[] | undefined;
-      const secret = list(string(flags, 'secret'))?.filter(Boolean) ?? [];
+      const secret = list(string(flags, 'secrets'))?.filter(Boolean) ?? [];
       // The file is read and checked before any request: a mistake in it changes nothing.
       const variables = variablesOf(await readEnvFile(file, io), where, targets, secret);
       const api = await client();
