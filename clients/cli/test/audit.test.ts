@@ -5,15 +5,12 @@ import { join } from 'node:path';
 import type { Schemas } from '@platform-api/client';
 import { eventually, newWatchedPerson, startAuditedGateway, watch } from '../../../test/support/audit.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
-import { run } from '../src/cli.ts';
-import type { IO } from '../src/io.ts';
+import { type Env, inProcessCli } from './support/in-process.ts';
 
 // `platform audit`, run in-process with recording streams against the local gateway, with the audit
 // log's stream consumer recording the events of this file's people and teams.
 
 type AuditEvent = Schemas['AuditEvent'];
-type Env = Record<string, string>;
-
 let gateway: TestGateway;
 let home: string;
 beforeAll(async () => {
@@ -31,27 +28,7 @@ async function user(name: string) {
   return { ...person, env: { PLATFORM_API_KEY: person.key, XDG_CONFIG_HOME: join(home, randomUUID()) } };
 }
 
-/** Runs `platform <argv>` with `env`; its exit code and what it printed on stdout and stderr. */
-async function platformText(env: Env, argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...env },
-    interactive: false,
-    ask: () => Promise.reject(new Error('no terminal')),
-    askHidden: () => Promise.reject(new Error('no terminal')),
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
-
-/** Runs `platform <argv> --json` with `env`; its exit code and the one JSON document it printed. */
-async function platform(env: Env, argv: string[]) {
-  const { code, out } = await platformText(env, [...argv, '--json']);
-  return { code, json: JSON.parse(out) as unknown };
-}
+const { platform, platformText } = inProcessCli(() => gateway);
 
 const audit = async (env: Env, argv: string[] = []) =>
   (await platform(env, ['audit', ...argv])).json as AuditEvent[];

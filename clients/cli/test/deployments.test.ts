@@ -1,8 +1,7 @@
 import { startLocalBuilder } from '../../../infra/local/builder.ts';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
 import { newCaller } from '../../../test/support/users.ts';
-import { run } from '../src/cli.ts';
-import type { IO } from '../src/io.ts';
+import { inProcessCli } from './support/in-process.ts';
 
 // `platform deployments events|wait`, in-process with recording streams against the local gateway,
 // the local builder (what `LOCAL_BUILDER=1 npm start` runs) building the user's deployments.
@@ -15,29 +14,7 @@ afterAll(async () => {
   await gateway.close();
 });
 
-type Env = Record<string, string>;
-
-/** Runs `platform <argv>` in this process; its exit code and what it printed. */
-async function platformText(env: Env, argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...env },
-    interactive: false,
-    ask: () => Promise.reject(new Error('no terminal')),
-    askHidden: () => Promise.reject(new Error('no terminal')),
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
-
-/** Runs `platform <argv> --json`; its exit code and the one JSON document it printed. */
-async function platform(env: Env, argv: string[]) {
-  const { code, out } = await platformText(env, [...argv, '--json']);
-  return { code, json: JSON.parse(out) as unknown };
-}
+const { platform, platformText } = inProcessCli(() => gateway);
 
 /** A new user (their key and id) with a project `app` and a queued deployment of it. */
 async function queuedDeployment() {

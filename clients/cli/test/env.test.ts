@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
 import { newCaller } from '../../../test/support/users.ts';
-import { run } from '../src/cli.ts';
-import type { IO } from '../src/io.ts';
+import { type Env, inProcessCli } from './support/in-process.ts';
 
 // `platform env replace`: a project's whole set of variables from a `.env` file or stdin, in-process
 // with recording streams against the local gateway. No value is ever printed back.
@@ -22,30 +20,7 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-type Env = Record<string, string>;
-
-/** Runs `platform <argv>` in this process, `stdin` piped in; its exit code and what it printed. */
-async function platformText(env: Env, argv: string[], stdin?: string) {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...env },
-    ...(stdin === undefined ? {} : { stdin: Readable.from([Buffer.from(stdin)]) }),
-    interactive: false,
-    ask: () => Promise.reject(new Error('no terminal')),
-    askHidden: () => Promise.reject(new Error('no terminal')),
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
-
-/** Runs `platform <argv> --json`; its exit code, the one JSON document it printed, and the text. */
-async function platform(env: Env, argv: string[], stdin?: string) {
-  const { code, out } = await platformText(env, [...argv, '--json'], stdin);
-  return { code, json: JSON.parse(out) as unknown, out };
-}
+const { platform, platformText } = inProcessCli(() => gateway);
 
 /** A `.env` file of these lines in the test's folder; its path. */
 async function dotenvFile(...lines: string[]) {
@@ -131,7 +106,7 @@ describe('platform env replace', () => {
     ]);
     expect(text.out).toMatch(/^ID +KEY +TARGETS +TYPE\n/);
     for (const value of VALUES) {
-      expect(replaced.out).not.toContain(value);
+      expect(JSON.stringify(replaced.json)).not.toContain(value);
       expect(text.out).not.toContain(value);
     }
 
@@ -205,7 +180,7 @@ describe('platform env replace', () => {
     const refused = async (argv: string[], message: string) => {
       const answer = await platform(env, ['env', 'replace', project, ...argv, '--yes']);
       expect(answer).toMatchObject({ code: 2, json: { error: 'usage_error', message } });
-      expect(answer.out).not.toContain('s3cr3t');
+      expect(JSON.stringify(answer.json)).not.toContain('s3cr3t');
     };
 
     await refused([], '--file is required');

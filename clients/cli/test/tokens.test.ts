@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
 import { newPerson } from '../../../test/support/teams.ts';
-import { run } from '../src/cli.ts';
-import type { IO } from '../src/io.ts';
+import { type Env, inProcessCli } from './support/in-process.ts';
 
 // `platform tokens list|create|revoke`, and a team token as the CLI's key (PLATFORM_API_KEY), run
 // in-process with recording streams against the local gateway. Each user has a config folder of their
@@ -22,35 +21,13 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-type Env = Record<string, string>;
-
 /** A registered user with a key (PLATFORM_API_KEY) and a config folder of their own. */
 async function user(name: string) {
   const person = await newPerson(name);
   return { ...person, env: { PLATFORM_API_KEY: person.key, XDG_CONFIG_HOME: join(home, randomUUID()) } };
 }
 
-/** Runs `platform <argv>` with `env`; its exit code and what it printed on stdout and stderr. */
-async function platformText(env: Env, argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...env },
-    interactive: false,
-    ask: () => Promise.reject(new Error('no terminal')),
-    askHidden: () => Promise.reject(new Error('no terminal')),
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
-
-/** Runs `platform <argv> --json` with `env`; its exit code and the one JSON document it printed. */
-async function platform(env: Env, argv: string[]) {
-  const { code, out } = await platformText(env, [...argv, '--json']);
-  return { code, json: JSON.parse(out) as unknown };
-}
+const { platform, platformText } = inProcessCli(() => gateway);
 
 interface Created {
   apiKey: string;

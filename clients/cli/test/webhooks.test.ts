@@ -1,7 +1,7 @@
 import type { TestGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
 import type { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
-import type { IO } from '../src/io.ts';
+import { inProcessCli } from './support/in-process.ts';
 
 // `platform webhooks get|update|deliveries`, in-process with recording streams against the local
 // gateway, its delivery queue sending to a receiver on loopback (allowed here, as on a local run).
@@ -10,11 +10,9 @@ const restoreSettings = overrideSettings({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1' }
 let gateway: TestGateway;
 let queue: import('../../../infra/local/webhook-queue.ts').LocalWebhookQueue;
 let receiver: WebhookReceiver;
-let run: typeof import('../src/cli.ts').run;
 let newCaller: typeof import('../../../test/support/users.ts').newCaller;
 beforeAll(async () => {
   // Imported only now: settings are read when the service's modules load.
-  ({ run } = await import('../src/cli.ts'));
   ({ newCaller } = await import('../../../test/support/users.ts'));
   const { startLocalWebhookQueue } = await import('../../../infra/local/webhook-queue.ts');
   const { deliverySettings } = await import('../../../shared/webhooks/settings.ts');
@@ -29,29 +27,7 @@ afterAll(async () => {
   restoreSettings();
 });
 
-type Env = Record<string, string>;
-
-/** Runs `platform <argv>` in this process; its exit code and what it printed. */
-async function platformText(env: Env, argv: string[]) {
-  let out = '';
-  let err = '';
-  const io: IO = {
-    stdout: { write: (text: string) => (out += text) },
-    stderr: { write: (text: string) => (err += text) },
-    env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...env },
-    interactive: false,
-    ask: () => Promise.reject(new Error('no terminal')),
-    askHidden: () => Promise.reject(new Error('no terminal')),
-  };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
-
-/** Runs `platform <argv> --json`; its exit code and the one JSON document it printed. */
-async function platform(env: Env, argv: string[]) {
-  const { code, out } = await platformText(env, [...argv, '--json']);
-  return { code, json: JSON.parse(out) as unknown };
-}
+const { platform, platformText } = inProcessCli(() => gateway);
 
 /** A new user's key, and a webhook of theirs to the receiver. */
 async function subscribed(events = 'deployment.ready') {
