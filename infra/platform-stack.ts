@@ -10,8 +10,6 @@ import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
 import { type ApiGroup, type Route, routes, stageNames } from '../shared/routes.ts';
 import type { SecretName } from '../shared/runtime/secrets.ts';
 import { DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
-import { AuditTrail } from './audit-trail.ts';
-import { AutoPromotion } from './auto-promotion.ts';
 import { pascalCase, pinLogicalId } from './construct-ids.ts';
 import { keySigningPublicKey } from './custom-resources/key-signing-public-key-resource.ts';
 import { dataTable } from './data-table.ts';
@@ -25,9 +23,9 @@ import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts'
 import { Monitoring } from './monitoring.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
 import { heldOpenReservation, type PlatformStackProps, STAGE_PATTERN } from './platform-stack-props.ts';
-import { ProjectPurge } from './project-purge.ts';
 import { addRestApi, type EndpointFunctionFactory } from './rest-api.ts';
 import { secretsExtensionLayer } from './secrets-extension.ts';
+import { addStreamConsumers } from './stream-consumers.ts';
 import { StreamFailures } from './stream-failures.ts';
 import { WafLogging } from './waf-logging.ts';
 import { Webhooks } from './webhooks.ts';
@@ -132,22 +130,6 @@ export class PlatformStack extends Stack {
       logRetention: this.logRetention,
       onStreamFailure: streamFailures.destination,
     });
-    const purge = new ProjectPurge(this, 'ProjectPurge', {
-      tables: this.tables,
-      logRetention: this.logRetention,
-      onFailure: streamFailures.destination,
-    });
-    const autoPromotion = new AutoPromotion(this, 'AutoPromotion', {
-      tables: this.tables,
-      logRetention: this.logRetention,
-      onFailure: streamFailures.destination,
-    });
-    // The audit log's recorder, fed by every stream a team's change writes to.
-    const auditTrail = new AuditTrail(this, 'AuditTrail', {
-      tables: this.tables,
-      logRetention: this.logRetention,
-      onFailure: streamFailures.destination,
-    });
     // Custom domains: their background checks, and the routing target the functions show.
     const domainChecks = new DomainChecks(this, 'DomainChecks', {
       tables: this.tables,
@@ -155,11 +137,13 @@ export class PlatformStack extends Stack {
       endpointFunctions: functions,
       ...(props.domainTarget === undefined ? {} : { domainTarget: props.domainTarget }),
     });
-    const ageLimit = alarmThresholds.iteratorAgeMinutes;
-    streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, ageLimit);
-    streamFailures.watchIteratorAge('PurgeProject', purge.function, ageLimit);
-    streamFailures.watchIteratorAge('AutoPromote', autoPromotion.function, ageLimit);
-    streamFailures.watchIteratorAge('RecordAuditEvents', auditTrail.function, ageLimit);
+    streamFailures.watchIteratorAge('WebhookFanOut', webhooks.fanOut, alarmThresholds.iteratorAgeMinutes);
+    const { purge, autoPromotion, auditTrail } = addStreamConsumers(this, {
+      tables: this.tables,
+      logRetention: this.logRetention,
+      streamFailures,
+      iteratorAgeMinutes: alarmThresholds.iteratorAgeMinutes,
+    });
 
     issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's

@@ -8,8 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { scopesOf } from '#shared/model/scopes.ts';
+import type { ApiKey as ApiKeySchema } from '#shared/schemas/account-resources.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type { ApiKey as ApiKeySchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { forEachPage, type Page, queryPage } from './pages.ts';

@@ -1,8 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { ConflictError } from '#shared/model/errors.ts';
+import type { User as UserSchema } from '#shared/schemas/account-resources.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type { User as UserSchema } from '#shared/schemas/resources.ts';
 import { db } from './client.ts';
 import { transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { newId } from '#shared/model/ids.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type { WebhookDelivery as WebhookDeliverySchema } from '#shared/schemas/resources.ts';
+import type { WebhookDelivery as WebhookDeliverySchema } from '#shared/schemas/webhook-resources.ts';
 import { db } from './client.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';

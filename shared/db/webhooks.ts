@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import type { SubscribedEvent } from '#shared/model/webhook-events.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type { Webhook as WebhookSchema } from '#shared/schemas/resources.ts';
+import type { Webhook as WebhookSchema } from '#shared/schemas/webhook-resources.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';

@@ -1,3 +1,4 @@
+import { ApiKey, ApiKeyList, CreatedApiKey, LoginResult, User, UserList } from './account-resources.ts';
 import { AuditEvent, AuditEventList } from './audit-resources.ts';
 import { AppendedLogs, LogEventStream, LogLineList } from './deployment-log-resources.ts';
 import { Domain, DomainList } from './domain-resources.ts';
@@ -8,23 +9,12 @@ import {
   EnvironmentVariableSet,
 } from './environment-resources.ts';
 import {
-  ApiKey,
-  ApiKeyList,
-  CreatedApiKey,
-  CreatedWebhook,
   Deployment,
   DeploymentEventList,
   DeploymentList,
-  LoginResult,
   ProductionHistory,
   Project,
   ProjectList,
-  User,
-  UserList,
-  Webhook,
-  WebhookDeliveryList,
-  WebhookList,
-  WebhookTestResult,
 } from './resources.ts';
 import { Health, OpenApiDocumentBody, TextBody } from './service-bodies.ts';
 import {
@@ -39,6 +29,13 @@ import {
   TeamList,
 } from './team-resources.ts';
 import { CreatedTeamToken, TeamToken, TeamTokenList } from './team-token-resources.ts';
+import {
+  CreatedWebhook,
+  Webhook,
+  WebhookDeliveryList,
+  WebhookList,
+  WebhookTestResult,
+} from './webhook-resources.ts';
 
 /**
  * Every body a handler may reply with, by the name the route table gives it. The route table and the
