@@ -1,4 +1,4 @@
-import { replaceEnvironment } from '#shared/domain/environment-writes.ts';
+import { replaceEnvironment } from '#shared/domain/environment-replace.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { ReplaceEnvironmentBody } from '#shared/schemas/environment.ts';

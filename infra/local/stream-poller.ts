@@ -58,6 +58,9 @@ const asEventRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord 
   } as DynamoDBRecord;
 };
 
+/** How often a stream's shards are described again (see shardIdsOf). */
+const DISCOVERY_MS = 2_000;
+
 const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
 interface ShardReader {
@@ -168,13 +171,31 @@ export async function startStreamPoller(
     shard.done = answer.NextShardIterator === undefined;
   };
 
+  /**
+   * A stream's shard ids, described at most every DISCOVERY_MS and shared by every feed of that
+   * stream: every test file polls the one DynamoDB Local, and describing each stream for each
+   * consumer every round had been half of what the pollers asked of it. A new shard (rare: a
+   * stream's shard rolls over after hours) is found within DISCOVERY_MS.
+   */
+  const described = new Map<string, { at: number; shardIds: Promise<string[]> }>();
+  const shardIdsOf = (streamArn: string): Promise<string[]> => {
+    const known = described.get(streamArn);
+    if (known && Date.now() - known.at < DISCOVERY_MS) return known.shardIds;
+    const shardIds = streams
+      .send(new DescribeStreamCommand({ StreamArn: streamArn }))
+      .then(({ StreamDescription }) =>
+        (StreamDescription?.Shards ?? []).flatMap(({ ShardId }) => ShardId ?? []),
+      );
+    // A failed description is asked again next round, not kept for the window.
+    shardIds.catch(() => described.delete(streamArn));
+    described.set(streamArn, { at: Date.now(), shardIds });
+    return shardIds;
+  };
+
   /** Finds new shards. Those there at start are read to their end first: the past is not replayed. */
   const discover = async (feed: (typeof feeds)[number], atStart: boolean) => {
-    const { StreamDescription } = await streams.send(
-      new DescribeStreamCommand({ StreamArn: feed.streamArn }),
-    );
-    for (const { ShardId } of StreamDescription?.Shards ?? []) {
-      if (ShardId === undefined || feed.shards.has(ShardId)) continue;
+    for (const ShardId of await shardIdsOf(feed.streamArn)) {
+      if (feed.shards.has(ShardId)) continue;
       const shard: ShardReader = { id: ShardId, iterator: undefined, done: false };
       shard.iterator = await iteratorOf(feed, shard);
       feed.shards.set(ShardId, shard);

@@ -17,6 +17,10 @@ const DEFAULT_PRODUCTION_BRANCH = 'main';
 
 const isProjectId = (id: string): boolean => isIdOf('prj', id);
 
+/** An id the caller may name: a project's, within its token's projects. Any other is 404 unread. */
+export const mayReachProject = (caller: Caller, id: string): boolean =>
+  isProjectId(id) && reaches(caller, id);
+
 export async function createProject(caller: Caller, input: CreateProjectInput): Promise<projects.Project> {
   spansTeam(caller, 'create projects');
   const now = isoNow();
@@ -40,7 +44,7 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
  */
 export async function getProject(caller: Caller, id: string): Promise<projects.Project> {
   // An id of another shape is 404 in any team, member or not: nothing to read.
-  if (!isProjectId(id) || !reaches(caller, id)) throw notFound(id);
+  if (!mayReachProject(caller, id)) throw notFound(id);
   const item = await readInTeam(caller, projects.projectRead(caller.team.partition, id));
   if (!item) throw notFound(id);
   return projects.toProject(item);
@@ -57,10 +61,9 @@ export async function updateProject(
   id: string,
   input: UpdateProjectInput,
 ): Promise<projects.Project> {
-  const updated =
-    isProjectId(id) && reaches(caller, id)
-      ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
-      : undefined;
+  const updated = mayReachProject(caller, id)
+    ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
+    : undefined;
   if (!updated) throw notFound(id);
   return updated;
 }
@@ -76,7 +79,7 @@ const INLINE_PURGE_MS = 1_000;
  * its deployments and environment variables: within the request while time allows, the rest in the background.
  */
 export async function deleteProject(caller: Caller, id: string): Promise<void> {
-  if (!isProjectId(id) || !reaches(caller, id) || !(await projects.deleteProject(caller.team.partition, id)))
+  if (!mayReachProject(caller, id) || !(await projects.deleteProject(caller.team.partition, id)))
     throw notFound(id);
   const until = clock.now() + INLINE_PURGE_MS;
   await Promise.all([purgeProjectDeployments(id, until), purgeEnvironment(id, until)]);

@@ -4,7 +4,9 @@
 //   invocation (require + one call on DynamoDB Local), medians of interleaved rounds.
 //   Warm: GET /v1/projects/{id} and POST /v1/deployments through the local gateway against a
 //   minimal node:http server making the same DynamoDB calls: p50 latency and throughput.
-// BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 16) trade time for precision.
+// BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 16) trade time for precision;
+// BENCH_FUNCTIONS=create-environment-variable,replace-environment measures only those (and the bare
+// handlers) cold, to compare a change to a few functions in minutes.
 // BENCH_CREDENTIALS=sdk bundles the functions with the SDK's default credential chain (as before
 // infra/lambda/credentials.ts), to compare.
 import './quiet.ts';
@@ -24,6 +26,7 @@ import { warmPhase } from './warm-phase.ts';
 
 const COLD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 16);
+const ONLY = process.env.BENCH_FUNCTIONS?.split(',').map((name) => name.trim());
 const WARM_PER_ROUND = { sequential: 20, concurrent: 200 };
 
 const outdir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
@@ -52,7 +55,7 @@ try {
 
   console.log(`cold: the functions and 3 bare handlers x ${COLD_ROUNDS} rounds...`);
   const standIns = await startStandIns();
-  const cold = await coldRounds(synthesized, data, dynamo.endpoint, standIns, COLD_ROUNDS);
+  const cold = await coldRounds(synthesized, data, dynamo.endpoint, standIns, COLD_ROUNDS, ONLY);
   await standIns.close();
   console.log(`warm: 2 requests x 2 servers x ${WARM_ROUNDS} rounds...\n`);
   const warm = await warmPhase(servers, data, WARM_ROUNDS, WARM_PER_ROUND);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { describeFunction } from '../../infra/endpoint-function.ts';
 import {
   type ColdInvocation,
   invokeCold,
@@ -86,22 +87,25 @@ export interface ColdRows {
   skipped: string[];
 }
 
-/** Cold starts of the bare handlers and every function. */
+/** Cold starts of the bare handlers and every function, or only those named in `only`. */
 export async function coldRounds(
   synthesized: Synthesized,
   data: BenchSetup,
   endpoint: string,
   standIns: StandIns,
   rounds: number,
+  only?: readonly string[],
 ): Promise<ColdRows> {
   const bareEvent = async () => ({ ownerId: data.partition, id: data.projectId });
   const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, ['200']);
   const bareUntraced = planOf(synthesized.bareUntraced, synthesized.bareUntraced.name, bareEvent, ['200']);
   const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, ['200']);
-  const planned = synthesized.functions.map((fn) => ({ fn, plan: functionPlan(fn, data) }));
+  const planned = synthesized.functions
+    .filter((fn) => only === undefined || only.some((handler) => fn.name === describeFunction(handler)))
+    .map((fn) => ({ fn, plan: functionPlan(fn, data) }));
   const functions = planned.flatMap(({ plan }) => (plan ? [plan] : []));
   const skipped = planned.flatMap(({ fn, plan }) => (plan ? [] : [fn.name]));
-  const variants = synthesized.variants.flatMap(({ label, fn }) => {
+  const variants = (only === undefined ? synthesized.variants : []).flatMap(({ label, fn }) => {
     const plan = functionPlan(fn, data);
     if (!plan) throw new Error(`The variant ${label} is of no function the bench knows`);
     plan.row.label = label;

@@ -219,10 +219,9 @@ describe('DELETE /projects/{id}', () => {
         ),
       );
     }
-    const started = Date.now();
+    // Answered within the request's deadline (past it, the answer would be a 504), however many
+    // there are: the DELETE spends at most a second purging, and the rest goes in the background.
     expect(await statusOf(remove(key, project.id))).toBe(204);
-    // Well inside the request deadline, however many there are: the rest goes in the background.
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(await statusOf(call(projectUrl(project.id), { key }))).toBe(404);
 
     const remaining = async () =>

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { ensureTables } from '../../infra/local/ensure-tables.ts';
 import { localEnvironment } from '../../infra/local/environment.ts';
@@ -9,6 +12,12 @@ import { startSynthesis } from './synthesized-stack.ts';
 // share the tables without depending on each other.
 
 export default async function globalSetup(): Promise<void> {
+  // Every temporary folder of the run (the suites' synthesized templates, CDK's cdk.out*, bundles,
+  // data folders) under one, which the teardown removes: the workers and their children inherit
+  // TMPDIR, and os.tmpdir() reads it. Without it each run had left gigabytes behind in /tmp.
+  const runTemporary = mkdtempSync(join(tmpdir(), 'platform-test-run-'));
+  process.env.TMPDIR = runTemporary;
+  (globalThis as { __runTemporary?: string }).__runTemporary = runTemporary;
   // Bundling every function takes longer than any suite: it starts first and runs beside the others.
   // A run of a few files that never read the bundles may leave it out (PLATFORM_TEST_SYNTH=off): it
   // takes a core for a minute.

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import type { DynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import type { TestDnsServer } from './dns-server.ts';
 import { endSynthesis } from './synthesized-stack.ts';
@@ -8,8 +9,10 @@ export default async function globalTeardown(): Promise<void> {
     __dynamoDbLocal?: DynamoDbLocal;
     __synthesis?: ChildProcess;
     __dnsServer?: TestDnsServer;
+    __runTemporary?: string;
   };
   endSynthesis(run.__synthesis);
   await run.__dnsServer?.close();
   await run.__dynamoDbLocal?.stop();
+  if (run.__runTemporary) rmSync(run.__runTemporary, { recursive: true, force: true });
 }

@@ -44,7 +44,8 @@ describe('deadlines on store calls', () => {
   it('ends a call when the request deadline passes, before the call would time out by itself', async () => {
     const failure = await failureOf(() => withDeadline(300, read));
     expect(failure.ms).toBeGreaterThanOrEqual(290);
-    expect(failure.ms).toBeLessThan(1_000);
+    // Well before the call's own 2 s timeout, with room for a busy machine.
+    expect(failure.ms).toBeLessThan(1_900);
   });
 
   it('fails a call outside any request on its own timeout instead of waiting for the store', async () => {
