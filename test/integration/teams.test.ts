@@ -1,12 +1,11 @@
-import { putProject } from '../../shared/db/projects.ts';
 import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson, teamOfEveryRole } from '../support/teams.ts';
 
-// Teams over HTTP: the personal team every user has (also one registered before teams existed), teams
-// made and joined, invitations, roles that hold from the next request, and the last owner.
+// Teams over HTTP: the personal team every user has, teams made and joined, invitations, roles that
+// hold from the next request, and the last owner.
 
 let gateway: TestGateway;
 restoreClockAfterEach();
@@ -28,31 +27,15 @@ async function invite(teamId: string, inviter: TestPerson, email: string, role =
 }
 
 describe('the personal team', () => {
-  it('is listed first, named after its owner, and owns what they made before teams existed', async () => {
+  // What a user stored before teams existed is theirs there too: team-upgrade.test.ts.
+  it('is named after its owner, who is its only member', async () => {
     const ada = await newPerson('Ada');
     const personalId = `team_${ada.userId.slice('usr_'.length)}`;
-    // Written as the code before teams did: under the user's id.
-    await putProject(ada.userId, {
-      id: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
-      name: 'old',
-      repository: null,
-      productionBranch: 'main',
-      production: null,
-      autoPromotion: true,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
-    });
     const teams = await get('/teams', ada);
     expect(teams.status).toBe(200);
     expect((teams.body as { teams: unknown[] }).teams).toEqual([
       expect.objectContaining({ id: personalId, name: 'Ada', personal: true, role: 'owner' }),
     ]);
-    for (const path of ['/projects', `/projects?teamId=${personalId}`]) {
-      const projects = await get(path, ada);
-      expect((projects.body as { projects: { name: string }[] }).projects.map((p) => p.name)).toEqual([
-        'old',
-      ]);
-    }
     const members = await get(`/teams/${personalId}/members`, ada);
     expect((members.body as { members: unknown[] }).members).toEqual([
       expect.objectContaining({ userId: ada.userId, email: ada.email, role: 'owner' }),
@@ -213,6 +196,40 @@ describe('roles', () => {
     expect((refused.body as { message: string }).message).toContain('developer');
     expect((await send('DELETE', `/teams/${teamId}/members/${developer.userId}`, owner)).status).toBe(204);
     expect((await get(`/projects?teamId=${teamId}`, developer)).status).toBe(404);
+  });
+
+  it('hold from the next request where the membership is read with the resource', async () => {
+    const [owner, developer] = await Promise.all([newPerson('Owner'), newPerson('Dev')]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    await join(gateway.baseUrl, teamId, owner, developer, 'developer');
+    const inTeam = `?teamId=${teamId}`;
+    const project = (await send('POST', `/projects${inTeam}`, developer, { name: 'p' })).body as {
+      id: string;
+    };
+    const deploy = () => send('POST', `/deployments${inTeam}`, developer, { projectId: project.id });
+    const first = await deploy();
+    expect(first.status).toBe(201);
+    const deploymentId = (first.body as { id: string }).id;
+    const reads = () =>
+      Promise.all([
+        get(`/projects/${project.id}${inTeam}`, developer),
+        get(`/deployments/${deploymentId}${inTeam}`, developer),
+      ]);
+
+    const member = `/teams/${teamId}/members/${developer.userId}`;
+    expect((await send('PATCH', member, owner, { role: 'viewer' })).status).toBe(200);
+    const refused = await deploy();
+    expect(refused.status).toBe(403);
+    expect((refused.body as { message: string }).message).toContain('needs the developer role');
+    // A viewer still reads both.
+    expect((await reads()).map(({ status }) => status)).toEqual([200, 200]);
+
+    expect((await send('DELETE', member, owner)).status).toBe(204);
+    const gone = await reads();
+    expect(gone.map(({ status, body }) => ({ status, body }))).toEqual([
+      { status: 404, body: { error: 'not_found', message: `Team ${teamId} was not found` } },
+      { status: 404, body: { error: 'not_found', message: `Team ${teamId} was not found` } },
+    ]);
   });
 
   it('keep a last owner: they can neither leave nor be demoted until another owner exists', async () => {
