@@ -116,6 +116,6 @@ describe('the background check, when DNS does not answer', () => {
     expect(Date.parse(domain.nextCheckAt ?? '')).toBeGreaterThan(Date.parse(firstDue ?? ''));
     // The check ended at its limit, not the resolver's: left to its defaults, Node's resolver waits
     // about 25 s for a silent server. The margin is the round's wait, query and write on a busy store.
-    expect(checkedAt - offset - movedAt).toBeLessThan(CHECK_TIMEOUT_MS + 5_000);
+    expect(checkedAt - offset - movedAt).toBeLessThan(CHECK_TIMEOUT_MS + 12_000);
   });
 });
