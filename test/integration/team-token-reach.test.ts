@@ -153,8 +153,6 @@ async function send(key: string, method: string, path: string, json?: unknown) {
 describe('a team token limited to one project, on every route that acts in a team', () => {
   let owner: TestPerson;
   let teamId: string;
-  /** Another project of the same team, with one of each thing, that the tokens never reach. */
-  let b: Things;
   /** Things of the team that its management routes name. */
   let team: { webhook: string; invitation: string; token: string; member: string; key: string };
 
@@ -167,9 +165,14 @@ describe('a team token limited to one project, on every route that acts in a tea
 
   /** A webhook of the team's; its id. */
   const webhook = async (): Promise<string> =>
-    ((await owners(`/webhooks?teamId=${teamId}`, { url: 'https://203.0.113.80/reach', events: ['*'] })) as unknown as {
-      webhook: { id: string };
-    }).webhook.id;
+    (
+      (await owners(`/webhooks?teamId=${teamId}`, {
+        url: 'https://203.0.113.80/reach',
+        events: ['*'],
+      })) as unknown as {
+        webhook: { id: string };
+      }
+    ).webhook.id;
 
   /** A project of the team with a (queued) deployment, a preview variable and a domain. */
   async function projectWithThings(): Promise<Things> {
@@ -211,12 +214,46 @@ describe('a team token limited to one project, on every route that acts in a tea
     return { a, token: await tokenFor([a.project]) };
   }
 
+  /** That, and another project of the same team, with one of each thing, that the token does not reach. */
+  async function andAnother(): Promise<{ a: Things; b: Things; token: string }> {
+    const [limited, b] = await Promise.all([limitedToOne(), projectWithThings()]);
+    return { ...limited, b };
+  }
+
+  /** The other project's things are as they were made: a refusal changed nothing. */
+  async function expectUntouched(b: Things): Promise<void> {
+    const read = async (path: string) => {
+      const response = await send(owner.key, 'GET', `${path}?teamId=${teamId}`);
+      expect([path, response.status]).toEqual([path, 200]);
+      return response.body as Record<string, unknown>;
+    };
+    const [project, deployment, variables, domains, logs] = await Promise.all([
+      read(`/projects/${b.project}`),
+      read(`/deployments/${b.deployment}`),
+      read(`/projects/${b.project}/env`),
+      read(`/projects/${b.project}/domains`),
+      read(`/deployments/${b.deployment}/logs`),
+    ]);
+    expect({
+      project: project.name,
+      deployment: deployment.status,
+      variables: (variables.variables as { id: string; value: string }[]).map(({ id, value }) => [id, value]),
+      domains: (domains.domains as { name: string }[]).map(({ name }) => name),
+      logs: logs.lines,
+    }).toEqual({
+      project: 'reach',
+      deployment: 'queued',
+      variables: [[b.variable, 'v']],
+      domains: [b.domain],
+      logs: [],
+    });
+  }
+
   beforeAll(async () => {
     owner = await newPerson('Owner', { rateLimit: 100_000 });
     teamId = await newTeam(gateway.baseUrl, owner, 'Reach');
     const bystander = await newPerson('Dev');
     await join(gateway.baseUrl, teamId, owner, bystander, 'developer');
-    b = await projectWithThings();
     const [webhookId, invitation, token] = await Promise.all([
       webhook(),
       owners(`/teams/${teamId}/invitations`, { email: `${randomUUID()}@example.test`, role: 'viewer' }),
@@ -242,7 +279,7 @@ describe('a team token limited to one project, on every route that acts in a tea
     "%s: another project's is 404 as an unknown one; its own project's is reached",
     async (name) => {
       const route = rowNamed(name);
-      const { a, token } = await limitedToOne();
+      const { a, b, token } = await andAnother();
       const unknown = unknownThings();
       /** The answer, each id it was sent with put as its name: answers that differ only in ids compare equal. */
       const ask = async (things: Things) => {
@@ -260,7 +297,10 @@ describe('a team token limited to one project, on every route that acts in a tea
       expect(theirs).toEqual(notFound);
       const inside = { ...b, project: a.project };
       const insideNamed = JSON.stringify(requestOf(route, inside));
-      if (route.path.startsWith('/projects/') && [b.deployment, b.variable, b.domain].some((id) => insideNamed.includes(id))) {
+      if (
+        route.path.startsWith('/projects/') &&
+        [b.deployment, b.variable, b.domain].some((id) => insideNamed.includes(id))
+      ) {
         const [mixed, mixedUnknown] = await Promise.all([
           ask(inside),
           ask({ ...unknown, project: a.project }),
@@ -273,11 +313,12 @@ describe('a team token limited to one project, on every route that acts in a tea
       expect([name, own.status]).toEqual([name, expect.any(Number)]);
       expect(own.status).not.toBe(404);
       expect(own.status).toBeLessThan(500);
+      await expectUntouched(b);
     },
   );
 
   it("names none of another project's things through a body or a filter", async () => {
-    const { token } = await limitedToOne();
+    const { b, token } = await andAnother();
     const unknown = unknownThings();
     const ask = async (things: Things) => {
       const answers = await Promise.all([
@@ -293,11 +334,12 @@ describe('a team token limited to one project, on every route that acts in a tea
     const [theirs, asUnknown] = await Promise.all([ask(b), ask(unknown)]);
     expect(theirs).toEqual(asUnknown);
     expect(theirs.map((answer) => answer.status)).toEqual([404, 404]);
+    await expectUntouched(b);
   });
 
   it('GET /projects and GET /deployments list its project only', async () => {
     expect(rowsExpecting('listsItsProjectOnly')).toEqual(['GET /projects', 'GET /deployments']);
-    const { a, token } = await limitedToOne();
+    const { a, b, token } = await andAnother();
     const projects = await send(token, 'GET', '/projects');
     expect(projects.status).toBe(200);
     expect((projects.body as { projects: { id: string }[] }).projects.map((p) => p.id)).toEqual([a.project]);
@@ -320,7 +362,10 @@ describe('a team token limited to one project, on every route that acts in a tea
   const teamRequests: Readonly<Record<string, () => { path: string; json?: unknown }>> = {
     'POST /projects': () => ({ path: '/projects', json: { name: 'another' } }),
     'GET /webhooks': () => ({ path: '/webhooks' }),
-    'POST /webhooks': () => ({ path: '/webhooks', json: { url: 'https://203.0.113.80/more', events: ['*'] } }),
+    'POST /webhooks': () => ({
+      path: '/webhooks',
+      json: { url: 'https://203.0.113.80/more', events: ['*'] },
+    }),
     'GET /webhooks/{id}': () => ({ path: `/webhooks/${team.webhook}` }),
     'PATCH /webhooks/{id}': () => ({ path: `/webhooks/${team.webhook}`, json: { description: 'changed' } }),
     'DELETE /webhooks/{id}': () => ({ path: `/webhooks/${team.webhook}` }),
@@ -406,30 +451,5 @@ describe('a team token limited to one project, on every route that acts in a tea
     const { path } = teamRequest(name);
     const answer = await send((await limitedToOne()).token, route.method, path);
     expect([name, answer.status]).toEqual([name, 200]);
-  });
-
-  it("leaves the other project's things as they were", async () => {
-    const read = async (path: string) => {
-      const response = await send(owner.key, 'GET', `${path}?teamId=${teamId}`);
-      expect([path, response.status]).toEqual([path, 200]);
-      return response.body as Record<string, unknown>;
-    };
-    const [project, deployment, variables, domains] = await Promise.all([
-      read(`/projects/${b.project}`),
-      read(`/deployments/${b.deployment}`),
-      read(`/projects/${b.project}/env`),
-      read(`/projects/${b.project}/domains`),
-    ]);
-    expect({
-      project: project.name,
-      deployment: deployment.status,
-      variables: (variables.variables as { id: string; value: string }[]).map(({ id, value }) => [id, value]),
-      domains: (domains.domains as { name: string }[]).map(({ name }) => name),
-    }).toEqual({
-      project: 'reach',
-      deployment: 'queued',
-      variables: [[b.variable, 'v']],
-      domains: [b.domain],
-    });
   });
 });

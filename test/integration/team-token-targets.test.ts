@@ -63,152 +63,168 @@ async function variable(projectId: string, targets: string[]): Promise<string> {
 const newKey = (): string => `K_${randomUUID().slice(0, 8).toUpperCase()}`;
 
 /** Each request that reaches production, made ready on a project of its own; its preview twin if any. */
-const CASES: Readonly<Record<string, { production: () => Promise<Request>; preview?: () => Promise<Request> }>> =
-  {
-    'POST /deployments of the production branch (production by default)': {
-      production: async () => ({ method: 'POST', path: '/deployments', json: { projectId: await project() } }),
-      preview: async () => ({
+const CASES: Readonly<
+  Record<string, { production: () => Promise<Request>; preview?: () => Promise<Request> }>
+> = {
+  'POST /deployments of the production branch (production by default)': {
+    production: async () => ({ method: 'POST', path: '/deployments', json: { projectId: await project() } }),
+    preview: async () => ({
+      method: 'POST',
+      path: '/deployments',
+      json: { projectId: await project(), branch: 'feature' },
+    }),
+  },
+  'POST /deployments of another branch with target production': {
+    production: async () => ({
+      method: 'POST',
+      path: '/deployments',
+      json: { projectId: await project(), branch: 'feature', target: 'production' },
+    }),
+    preview: async () => ({
+      method: 'POST',
+      path: '/deployments',
+      json: { projectId: await project(), target: 'preview' },
+    }),
+  },
+  'POST /deployments redeploying a production deployment (redeployOf)': {
+    production: async () => ({
+      method: 'POST',
+      path: '/deployments',
+      json: { redeployOf: await deployment(await project()) },
+    }),
+    preview: async () => ({
+      method: 'POST',
+      path: '/deployments',
+      json: { redeployOf: await deployment(await project(), 'feature') },
+    }),
+  },
+  'POST /projects/{id}/promote': {
+    production: async () => {
+      const id = await project();
+      await ready(id);
+      return {
         method: 'POST',
-        path: '/deployments',
-        json: { projectId: await project(), branch: 'feature' },
-      }),
+        path: `/projects/${id}/promote`,
+        json: { deploymentId: await ready(id, 'feature') },
+      };
     },
-    'POST /deployments of another branch with target production': {
-      production: async () => ({
-        method: 'POST',
-        path: '/deployments',
-        json: { projectId: await project(), branch: 'feature', target: 'production' },
-      }),
-      preview: async () => ({
-        method: 'POST',
-        path: '/deployments',
-        json: { projectId: await project(), target: 'preview' },
-      }),
+  },
+  'POST /projects/{id}/rollback': {
+    production: async () => {
+      const id = await project();
+      await ready(id);
+      await ready(id);
+      return { method: 'POST', path: `/projects/${id}/rollback`, json: {} };
     },
-    'POST /deployments redeploying a production deployment (redeployOf)': {
-      production: async () => ({
-        method: 'POST',
-        path: '/deployments',
-        json: { redeployOf: await deployment(await project()) },
-      }),
-      preview: async () => ({
-        method: 'POST',
-        path: '/deployments',
-        json: { redeployOf: await deployment(await project(), 'feature') },
-      }),
-    },
-    'POST /projects/{id}/promote': {
-      production: async () => {
-        const id = await project();
-        await ready(id);
-        return { method: 'POST', path: `/projects/${id}/promote`, json: { deploymentId: await ready(id, 'feature') } };
-      },
-    },
-    'POST /projects/{id}/rollback': {
-      production: async () => {
-        const id = await project();
-        await ready(id);
-        await ready(id);
-        return { method: 'POST', path: `/projects/${id}/rollback`, json: {} };
-      },
-    },
-    'POST /projects/{id}/env with a production target': {
-      production: async () => ({
-        method: 'POST',
-        path: `/projects/${await project()}/env`,
-        json: { key: newKey(), value: 'v', targets: ['production'] },
-      }),
-      preview: async () => ({
-        method: 'POST',
-        path: `/projects/${await project()}/env`,
-        json: { key: newKey(), value: 'v', targets: ['preview'] },
-      }),
-    },
-    'POST /projects/{id}/env with every target (no targets given)': {
-      production: async () => ({
-        method: 'POST',
-        path: `/projects/${await project()}/env`,
-        json: { key: newKey(), value: 'v' },
-      }),
-    },
-    'PUT /projects/{id}/env with a production variable': {
-      production: async () => ({
+  },
+  'POST /projects/{id}/env with a production target': {
+    production: async () => ({
+      method: 'POST',
+      path: `/projects/${await project()}/env`,
+      json: { key: newKey(), value: 'v', targets: ['production'] },
+    }),
+    preview: async () => ({
+      method: 'POST',
+      path: `/projects/${await project()}/env`,
+      json: { key: newKey(), value: 'v', targets: ['preview'] },
+    }),
+  },
+  'POST /projects/{id}/env with every target (no targets given)': {
+    production: async () => ({
+      method: 'POST',
+      path: `/projects/${await project()}/env`,
+      json: { key: newKey(), value: 'v' },
+    }),
+  },
+  'PUT /projects/{id}/env with a production variable': {
+    production: async () => ({
+      method: 'PUT',
+      path: `/projects/${await project()}/env`,
+      json: { variables: [{ key: newKey(), value: 'v', targets: ['production'] }] },
+    }),
+    preview: async () => ({
+      method: 'PUT',
+      path: `/projects/${await project()}/env`,
+      json: { variables: [{ key: newKey(), value: 'v', targets: ['preview'] }] },
+    }),
+  },
+  'PUT /projects/{id}/env replacing a set that holds a production variable': {
+    production: async () => {
+      const id = await project();
+      await variable(id, ['production']);
+      return {
         method: 'PUT',
-        path: `/projects/${await project()}/env`,
-        json: { variables: [{ key: newKey(), value: 'v', targets: ['production'] }] },
-      }),
-      preview: async () => ({
-        method: 'PUT',
-        path: `/projects/${await project()}/env`,
+        path: `/projects/${id}/env`,
         json: { variables: [{ key: newKey(), value: 'v', targets: ['preview'] }] },
-      }),
+      };
     },
-    'PUT /projects/{id}/env replacing a set that holds a production variable': {
-      production: async () => {
-        const id = await project();
-        await variable(id, ['production']);
-        return {
-          method: 'PUT',
-          path: `/projects/${id}/env`,
-          json: { variables: [{ key: newKey(), value: 'v', targets: ['preview'] }] },
-        };
-      },
-      preview: async () => {
-        const id = await project();
-        await variable(id, ['preview']);
-        return {
-          method: 'PUT',
-          path: `/projects/${id}/env`,
-          json: { variables: [{ key: newKey(), value: 'v', targets: ['preview'] }] },
-        };
-      },
+    preview: async () => {
+      const id = await project();
+      await variable(id, ['preview']);
+      return {
+        method: 'PUT',
+        path: `/projects/${id}/env`,
+        json: { variables: [{ key: newKey(), value: 'v', targets: ['preview'] }] },
+      };
     },
-    'PATCH /projects/{id}/env/{envId} of a production variable': {
-      production: async () => {
-        const id = await project();
-        return { method: 'PATCH', path: `/projects/${id}/env/${await variable(id, ['production'])}`, json: { value: 'w' } };
-      },
-      preview: async () => {
-        const id = await project();
-        return { method: 'PATCH', path: `/projects/${id}/env/${await variable(id, ['preview'])}`, json: { value: 'w' } };
-      },
+  },
+  'PATCH /projects/{id}/env/{envId} of a production variable': {
+    production: async () => {
+      const id = await project();
+      return {
+        method: 'PATCH',
+        path: `/projects/${id}/env/${await variable(id, ['production'])}`,
+        json: { value: 'w' },
+      };
     },
-    'PATCH /projects/{id}/env/{envId} moving a variable into production': {
-      production: async () => {
-        const id = await project();
-        return {
-          method: 'PATCH',
-          path: `/projects/${id}/env/${await variable(id, ['preview'])}`,
-          json: { targets: ['preview', 'production'] },
-        };
-      },
-      preview: async () => {
-        const id = await project();
-        return {
-          method: 'PATCH',
-          path: `/projects/${id}/env/${await variable(id, ['preview'])}`,
-          json: { targets: ['preview', 'development'] },
-        };
-      },
+    preview: async () => {
+      const id = await project();
+      return {
+        method: 'PATCH',
+        path: `/projects/${id}/env/${await variable(id, ['preview'])}`,
+        json: { value: 'w' },
+      };
     },
-    'DELETE /projects/{id}/env/{envId} of a production variable': {
-      production: async () => {
-        const id = await project();
-        return { method: 'DELETE', path: `/projects/${id}/env/${await variable(id, ['production'])}` };
-      },
-      preview: async () => {
-        const id = await project();
-        return { method: 'DELETE', path: `/projects/${id}/env/${await variable(id, ['preview'])}` };
-      },
+  },
+  'PATCH /projects/{id}/env/{envId} moving a variable into production': {
+    production: async () => {
+      const id = await project();
+      return {
+        method: 'PATCH',
+        path: `/projects/${id}/env/${await variable(id, ['preview'])}`,
+        json: { targets: ['preview', 'production'] },
+      };
     },
-    'GET /deployments/{id}/build-env of a production deployment': {
-      production: async () => ({ method: 'GET', path: `/deployments/${await deployment(await project())}/build-env` }),
-      preview: async () => ({
-        method: 'GET',
-        path: `/deployments/${await deployment(await project(), 'feature')}/build-env`,
-      }),
+    preview: async () => {
+      const id = await project();
+      return {
+        method: 'PATCH',
+        path: `/projects/${id}/env/${await variable(id, ['preview'])}`,
+        json: { targets: ['preview', 'development'] },
+      };
     },
-  };
+  },
+  'DELETE /projects/{id}/env/{envId} of a production variable': {
+    production: async () => {
+      const id = await project();
+      return { method: 'DELETE', path: `/projects/${id}/env/${await variable(id, ['production'])}` };
+    },
+    preview: async () => {
+      const id = await project();
+      return { method: 'DELETE', path: `/projects/${id}/env/${await variable(id, ['preview'])}` };
+    },
+  },
+  'GET /deployments/{id}/build-env of a production deployment': {
+    production: async () => ({
+      method: 'GET',
+      path: `/deployments/${await deployment(await project())}/build-env`,
+    }),
+    preview: async () => ({
+      method: 'GET',
+      path: `/deployments/${await deployment(await project(), 'feature')}/build-env`,
+    }),
+  },
+};
 
 beforeAll(async () => {
   owner = await newPerson('Owner', { scopes: ['read', 'write', 'build'], rateLimit: 100_000 });
