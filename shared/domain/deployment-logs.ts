@@ -53,7 +53,9 @@ export const appendDeploymentLogs = (
   id: string,
   input: AppendLogsInput,
 ): Promise<{ firstSeq: number; lastSeq: number }> =>
-  mustReachDeployment(caller, id).then(() => appendLogLines(caller.team.partition, id, input));
+  mustReachDeployment(caller, id, { doing: 'append to their logs' }).then(() =>
+    appendLogLines(caller.team.partition, id, input),
+  );
 
 /**
  * Appends lines to one of the owner's deployments (the API's append, and the local builder's), secrets

@@ -159,17 +159,24 @@ async function promoteWhenReady(
   }
 }
 
-/** A status report on one of the caller's deployments. */
+/**
+ * A status report on one of the caller's deployments. A team token without production may not report
+ * on a production deployment: a report of `ready` promotes it (auto-promotion), which the token may not.
+ */
 export const reportDeploymentEvent = (
   caller: Caller,
   id: string,
   report: DeploymentReport,
 ): Promise<deployments.Deployment> =>
-  reached(caller, id).then(() => advanceDeployment(caller.team.partition, id, report));
+  mustReachDeployment(caller, id, { doing: 'report on them' }).then(() =>
+    advanceDeployment(caller.team.partition, id, report),
+  );
 
-/** Cancels one of the caller's deployments while it is queued or building. */
+/** Cancels one of the caller's deployments while it is queued or building (not a token's without its target). */
 export const cancelDeployment = (caller: Caller, id: string): Promise<deployments.Deployment> =>
-  reached(caller, id).then(() => advanceDeployment(caller.team.partition, id, { status: 'canceled' }));
+  mustReachDeployment(caller, id, { doing: 'cancel them' }).then(() =>
+    advanceDeployment(caller.team.partition, id, { status: 'canceled' }),
+  );
 
 /** A team token limited to some projects reaches only their deployments (team-access.ts). */
 const reached = (caller: Caller, id: string): Promise<void> => mustReachDeployment(caller, id);

@@ -16,8 +16,14 @@ export const MAX_KEYS_PER_USER = 20;
 /** Concurrent creations for one user retry this often on a ledger that moved, then give up. */
 const ATTEMPTS = 6;
 
-/** Stores a new key's record if its owner holds fewer than MAX_KEYS_PER_USER. */
-export async function putKeyWithinCap(key: KeyRecord): Promise<void> {
+/** What the ceiling's refusal says, by who holds the keys: a user's, or a team's tokens (listed under its id). */
+const overCap = {
+  user: `A user may hold at most ${MAX_KEYS_PER_USER} keys made with POST /keys at once: revoke one (DELETE /keys/{id}) first`,
+  team: `A team may hold at most ${MAX_KEYS_PER_USER} team tokens at once: revoke one (DELETE /teams/{teamId}/tokens/{id}) first`,
+} as const;
+
+/** Stores a new key's record if its holder (a user, or a team for its tokens) holds fewer than MAX_KEYS_PER_USER. */
+export async function putKeyWithinCap(key: KeyRecord, holder: keyof typeof overCap = 'user'): Promise<void> {
   const { keyId } = key;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const ledger = await readKeyLedger(key.userId);
@@ -26,13 +32,11 @@ export async function putKeyWithinCap(key: KeyRecord): Promise<void> {
       Object.entries(ledger.entries).filter(([, expiresAt]) => expiresAt > now),
     );
     if (Object.keys(live).length >= MAX_KEYS_PER_USER) {
-      throw new ConflictError(
-        `A user may hold at most ${MAX_KEYS_PER_USER} keys made with POST /keys at once: revoke one (DELETE /keys/{id}) first`,
-      );
+      throw new ConflictError(overCap[holder]);
     }
     const entries = { ...live, [keyId]: key.expiresAt };
     if (await putKeyWithLedger(key.userId, ledger.version, entries, keyId, { ...key })) return;
     await new Promise((resolve) => setTimeout(resolve, 10 * attempt * (0.5 + Math.random())));
   }
-  throw new ConflictError('Other keys of this user are being made at the same time: try again');
+  throw new ConflictError(`Other keys of this ${holder} are being made at the same time: try again`);
 }

@@ -83,7 +83,7 @@ export async function createTeamToken(
     // Counted like a user's keys, under the team: minting tokens cannot multiply the allowance.
     async (made) => {
       record = made;
-      await putKeyWithinCap(made);
+      await putKeyWithinCap(made, 'team');
     },
   );
   if (!record) throw new Error('the token was not stored');

@@ -1,6 +1,6 @@
 import { findDeployment } from '#shared/db/deployments.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_TARGETS, type DeploymentTarget } from '#shared/model/deployment-target.ts';
 import { ForbiddenError, NotFoundError } from '#shared/model/errors.ts';
 
 // What a team token reaches beyond its scopes and its team: the projects it was made for, the
@@ -36,14 +36,19 @@ export function mustReachProject(caller: Caller, projectId: string): void {
 /**
  * For a team token, the deployment it names, read first: 404 unless its project is one the token
  * reaches, and (with `target`) 403 unless the token is for its target. Routes that go straight to a
- * deployment's item by id cannot tell its project otherwise; anyone else reads nothing here.
+ * deployment's item by id cannot tell its project otherwise; anyone else, and a token that reaches
+ * every project and (or, without `target`) every target, reads nothing here.
  */
 export async function mustReachDeployment(
   caller: Caller,
   id: string,
   target?: { doing: string },
 ): Promise<void> {
-  if (!caller.token || (caller.token.projectIds === undefined && target === undefined)) return;
+  const { token } = caller;
+  if (!token) return;
+  const limitedTargets =
+    target !== undefined && DEPLOYMENT_TARGETS.some((each) => !token.targets.includes(each));
+  if (token.projectIds === undefined && !limitedTargets) return;
   const deployment = await findDeployment(caller.team.partition, id);
   if (!deployment || !reaches(caller, deployment.projectId)) {
     throw new NotFoundError(`Deployment ${id} was not found`);

@@ -4,8 +4,9 @@ import { call } from '../support/http.ts';
 import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
 // A team token made without `production`, on every request that reaches production, as
-// docs/teams.md ("Team tokens") says: it may not create, redeploy, promote, roll back to or read the
-// build environment of production deployments, nor write production variables (403). Each request
+// docs/teams.md ("Team tokens") says: it may not create, redeploy, promote, roll back to, report on,
+// cancel, append to the build log of, or read the build environment of production deployments, nor
+// write production variables (403). Each request
 // is also made with a token of both targets, which succeeds (so a refusal is the target's, not the
 // role's or the scope's), and, where there is one, its preview twin with the preview-only token.
 
@@ -213,6 +214,42 @@ const CASES: Readonly<
       const id = await project();
       return { method: 'DELETE', path: `/projects/${id}/env/${await variable(id, ['preview'])}` };
     },
+  },
+  // A report of `ready` on a production deployment promotes it (automatic promotion): reporting on
+  // one, cancelling one and writing its build log are production's to a token, as creating one is.
+  'POST /deployments/{id}/events on a production deployment': {
+    production: async () => ({
+      method: 'POST',
+      path: `/deployments/${await deployment(await project())}/events`,
+      json: { status: 'building' },
+    }),
+    preview: async () => ({
+      method: 'POST',
+      path: `/deployments/${await deployment(await project(), 'feature')}/events`,
+      json: { status: 'building' },
+    }),
+  },
+  'POST /deployments/{id}/cancel of a production deployment': {
+    production: async () => ({
+      method: 'POST',
+      path: `/deployments/${await deployment(await project())}/cancel`,
+    }),
+    preview: async () => ({
+      method: 'POST',
+      path: `/deployments/${await deployment(await project(), 'feature')}/cancel`,
+    }),
+  },
+  'POST /deployments/{id}/logs of a production deployment': {
+    production: async () => ({
+      method: 'POST',
+      path: `/deployments/${await deployment(await project())}/logs`,
+      json: { lines: [{ text: 'step 1' }] },
+    }),
+    preview: async () => ({
+      method: 'POST',
+      path: `/deployments/${await deployment(await project(), 'feature')}/logs`,
+      json: { lines: [{ text: 'step 1' }] },
+    }),
   },
   'GET /deployments/{id}/build-env of a production deployment': {
     production: async () => ({

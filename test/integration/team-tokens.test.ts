@@ -181,6 +181,32 @@ describe('a team token', () => {
     expect((await as(apiKey).get(`/teams/${setup.teamId}/members`)).status).toBe(200);
   });
 
+  it('is one of at most 20 a team holds at once: the 21st is 409 naming team tokens, and a revocation makes room', async () => {
+    const setup = await teamWithProjects(0);
+    const made = [];
+    for (let i = 0; i < 20; i++) made.push(await tokenOf(setup, {}));
+    const over = await as(setup.owner.key).send('POST', `/teams/${setup.teamId}/tokens`, {
+      name: 'one too many',
+      scopes: ['read'],
+      expiresInDays: 1,
+    });
+    expect([over.status, over.body]).toEqual([
+      409,
+      {
+        error: 'conflict',
+        message: expect.stringMatching(/^A team may hold at most 20 team tokens at once: revoke one/),
+      },
+    ]);
+    const [first] = made;
+    if (!first) throw new Error('no token was made');
+    const revoked = await as(setup.owner.key).send(
+      'DELETE',
+      `/teams/${setup.teamId}/tokens/${first.token.id}`,
+    );
+    expect(revoked.status).toBe(204);
+    await tokenOf(setup, {});
+  });
+
   it('costs what a personal key does: a keyed GET of a project is one counting write and one read', async () => {
     const setup = await teamWithProjects(1);
     const { apiKey } = await tokenOf(setup, {});
