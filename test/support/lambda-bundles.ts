@@ -157,7 +157,16 @@ export async function invokeCold(
   event: unknown,
   options: { streams?: boolean } = {},
 ): Promise<ColdInvocation> {
-  const args = ['-e', CHILD, bundle, JSON.stringify(event), ...(options.streams ? [STREAMING_STAND_IN] : [])];
+  // BENCH_CPU_PROFILES=<dir>: each cold start's V8 CPU profile written there (test/bench/profile-summary.ts reads one).
+  const profiles = process.env.BENCH_CPU_PROFILES;
+  const args = [
+    ...(profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : []),
+    '-e',
+    CHILD,
+    bundle,
+    JSON.stringify(event),
+    ...(options.streams ? [STREAMING_STAND_IN] : []),
+  ];
   const { stdout } = await run(process.execPath, args, { env });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ColdInvocation;
 }
