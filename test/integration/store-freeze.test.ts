@@ -16,6 +16,15 @@ import { overrideSettings } from '../support/settings.ts';
 // freezes it with SIGSTOP for ten seconds under a running gateway, and times every answer.
 
 const FREEZE_MS = 10_000;
+/** How long the thawed store may take to answer every kind of request as usual again. */
+const RECOVERY_MS = 15_000;
+const RECOVERED = [
+  ['health', 200],
+  ['list projects', 200],
+  ['get project', 200],
+  ['create deployment', 201],
+  ['login', 401],
+];
 
 let dynamo: DynamoDbLocal;
 let gateway: TestGateway;
@@ -129,14 +138,18 @@ describe('when DynamoDB freezes for ten seconds', () => {
       if (name !== 'login') expect(rateLimitOf(response).limit).toBeGreaterThan(0);
     }
 
-    const recovered = await Promise.all(wave());
-    expect(recovered.map(({ name, response }) => [name, response.status])).toEqual([
-      ['health', 200],
-      ['list projects', 200],
-      ['get project', 200],
-      ['create deployment', 201],
-      ['login', 401],
-    ]);
+    // Recovered without a restart: once thawed, the store first works off the calls that queued up
+    // on its sockets while it was frozen (each abandoned by its caller), which on a busy machine
+    // can take it past a fresh request's deadline; within RECOVERY_MS every kind answers as usual.
+    const statuses = async () =>
+      (await Promise.all(wave())).map(({ name, response }) => [name, response.status]);
+    const recoveredBy = Date.now() + RECOVERY_MS;
+    let recovered = await statuses();
+    while (JSON.stringify(recovered) !== JSON.stringify(RECOVERED) && Date.now() < recoveredBy) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      recovered = await statuses();
+    }
+    expect(recovered).toEqual(RECOVERED);
   }, 60_000);
 });
 
