@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   type DynamoDbLocal,
   freePort,
@@ -96,6 +95,30 @@ const wave = (): Promise<Timed>[] => [
   ),
 ];
 
+/**
+ * Watches this process's event loop: how long it was held up in all, counting only holds past
+ * 50 ms (a timer's usual lateness, summed over thousands of ticks, is not the machine stopping us).
+ */
+function watchStalls(): { stop(): { heldMs: number; longestMs: number } } {
+  const TICK_MS = 10;
+  let last = performance.now();
+  let heldMs = 0;
+  let longestMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const held = now - last - TICK_MS;
+    if (held > 50) heldMs += held;
+    longestMs = Math.max(longestMs, held);
+    last = now;
+  }, TICK_MS);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return { heldMs, longestMs };
+    },
+  };
+}
+
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
@@ -164,9 +187,9 @@ describe('when DynamoDB freezes for six seconds under a burst of 150 requests', 
   it('answers every request no later than the deadline plus 250 ms after it was sent', async () => {
     // Nothing in a process can answer while the machine does not run it: the time this process's
     // event loop was held up (a busy shared machine, this run's own bundling) is reported, and
-    // allowed on top of the margin, so the test judges the gateway rather than the machine.
-    const stalls = monitorEventLoopDelay({ resolution: 10 });
-    stalls.enable();
+    // allowed on top of the margin, so the test judges the gateway rather than the machine. All of
+    // it, not the longest hold alone: a CI run had a 1.1 s hold and late answers 0.1 s past it.
+    const stalls = watchStalls();
     const pid = javaPid(dynamo.port);
     process.kill(pid, 'SIGSTOP');
     let thawedAt = Number.POSITIVE_INFINITY;
@@ -184,13 +207,12 @@ describe('when DynamoDB freezes for six seconds under a burst of 150 requests', 
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const answers = await Promise.all(pending);
-    stalls.disable();
+    const { heldMs: stalledMs, longestMs } = stalls.stop();
     await thawed;
-    const stalledMs = stalls.max / 1e6;
 
     const latencies = answers.map(({ ms }) => ms).sort((a, b) => a - b);
     process.stdout.write(
-      `frozen store, burst: ${answers.length} requests, p50 ${Math.round(percentile(latencies, 50))} ms, max ${Math.round(latencies.at(-1) ?? 0)} ms (deadline ${deadlineMs} ms; longest event-loop stall ${Math.round(stalledMs)} ms)\n`,
+      `frozen store, burst: ${answers.length} requests, p50 ${Math.round(percentile(latencies, 50))} ms, max ${Math.round(latencies.at(-1) ?? 0)} ms (deadline ${deadlineMs} ms; event loop held up ${Math.round(stalledMs)} ms in all, at most ${Math.round(longestMs)} ms at once)\n`,
     );
     expect(answers).toHaveLength(REQUESTS);
     const late = answers
