@@ -43,7 +43,9 @@ describe('retries', () => {
     expect(requests).toHaveLength(2);
     const waited = (requests[1]?.at ?? 0) - (requests[0]?.at ?? 0);
     expect(waited).toBeGreaterThanOrEqual(950);
-    expect(waited).toBeLessThan(2500);
+    // Not a wait of its own on top (its backoff reaches 8 s); the margin is a busy machine's, where
+    // a CI run took 3.2 s from the 429 to the retry's arrival.
+    expect(waited).toBeLessThan(5000);
   });
 
   it('retries a POST whose answer was lost with the same Idempotency-Key, and gets the one resource created', async () => {
