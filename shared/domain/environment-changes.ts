@@ -4,7 +4,7 @@ import type { Caller } from '#shared/model/caller.ts';
 import type { EnvironmentTarget } from '#shared/model/environment-variables.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { ATTEMPTS } from './environment.ts';
-import { mayReachProject } from './projects.ts';
+import { getProject, mayReachProject } from './projects.ts';
 import { authorize } from './team-access.ts';
 import { mayTarget } from './token-reach.ts';
 
@@ -48,6 +48,21 @@ export async function serially<T>(
     if (done !== undefined) return done;
   }
   throw changedMeanwhile();
+}
+
+/**
+ * A change to the set of the caller's project: the project is read (its 404) with the set's head
+ * read beside it for the first attempt, then `serially`. The single-variable writes go this way; a
+ * replacement stages its new version first and then runs `serially` itself.
+ */
+export async function changeSet<T>(
+  caller: Caller,
+  projectId: string,
+  attempt: (head: store.Head | undefined, current: store.StoredVariable[]) => Promise<T | undefined>,
+): Promise<T> {
+  const firstHead = besideProjectRead(caller, projectId, () => store.readHead(projectId));
+  const project = await getProject(caller, projectId);
+  return serially(project.id, attempt, firstHead);
 }
 
 /** What a write of the head means to `serially`: the value, read again (undefined), or 404. */

@@ -14,8 +14,7 @@ import { isoNow } from '#shared/runtime/clock.ts';
 import { seal } from '#shared/runtime/envelope.ts';
 import type { CreateVariableInput, UpdateVariableInput } from '#shared/schemas/environment.ts';
 import { contextOf, type EnvironmentVariable, shown } from './environment.ts';
-import { besideProjectRead, mayWriteTargets, serially, settled } from './environment-changes.ts';
-import { getProject } from './projects.ts';
+import { besideProjectRead, changeSet, mayWriteTargets, settled } from './environment-changes.ts';
 
 // Changes to one of a project's environment variables (the whole set at once:
 // environment-replace.ts; reads, snapshots and the build's read: environment.ts). The set's head is
@@ -48,49 +47,43 @@ export async function createVariable(
   const targets = canonicalTargets(input.targets ?? ENVIRONMENT_TARGETS);
   // Asked before anything starts: a refused production write costs no data key.
   mayWriteTargets(caller, targets);
-  const firstHead = besideProjectRead(caller, projectId, () => store.readHead(projectId));
   const sealing = besideProjectRead(caller, projectId, () =>
     seal(input.value, contextOf(projectId, id, type)),
   );
-  const project = await getProject(caller, projectId);
-  return serially(
-    project.id,
-    async (head, current) => {
-      // Its id is new: found, it is this request's own write, applied though its answer was lost.
-      const mine = current.find((variable) => variable.id === id);
-      if (mine) return shown(project.id, mine, input.value);
-      if (current.length >= MAX_VARIABLES_PER_PROJECT) {
-        throw new ConflictError(
-          `Project ${project.id} already has ${MAX_VARIABLES_PER_PROJECT} variables, its limit`,
-        );
-      }
-      const overlap = firstOverlap({ key: input.key, targets }, current);
-      if (overlap) throw overlap;
-      const now = isoNow();
-      const variable = {
-        id,
-        key: input.key,
-        targets,
-        type,
-        sealed: await sealing,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const written = await versions.applyChange(
-        project.id,
-        caller.team.partition,
-        head,
-        {
-          version: head?.version ?? newId('evs'),
-          count: current.length + 1,
-          change: { change: 'created', variables: [{ key: input.key, targets, type }], at: now },
-        },
-        { put: variable },
+  return changeSet(caller, projectId, async (head, current) => {
+    // Its id is new: found, it is this request's own write, applied though its answer was lost.
+    const mine = current.find((variable) => variable.id === id);
+    if (mine) return shown(projectId, mine, input.value);
+    if (current.length >= MAX_VARIABLES_PER_PROJECT) {
+      throw new ConflictError(
+        `Project ${projectId} already has ${MAX_VARIABLES_PER_PROJECT} variables, its limit`,
       );
-      return settled(project.id, written, () => shown(project.id, variable, input.value));
-    },
-    firstHead,
-  );
+    }
+    const overlap = firstOverlap({ key: input.key, targets }, current);
+    if (overlap) throw overlap;
+    const now = isoNow();
+    const variable = {
+      id,
+      key: input.key,
+      targets,
+      type,
+      sealed: await sealing,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const written = await versions.applyChange(
+      projectId,
+      caller.team.partition,
+      head,
+      {
+        version: head?.version ?? newId('evs'),
+        count: current.length + 1,
+        change: { change: 'created', variables: [{ key: input.key, targets, type }], at: now },
+      },
+      { put: variable },
+    );
+    return settled(projectId, written, () => shown(projectId, variable, input.value));
+  });
 }
 
 export async function updateVariable(
@@ -99,81 +92,70 @@ export async function updateVariable(
   envId: string,
   input: UpdateVariableInput,
 ): Promise<EnvironmentVariable> {
-  const firstHead = besideProjectRead(caller, projectId, () => store.readHead(projectId));
-  const project = await getProject(caller, projectId);
-  if (!isVariableId(envId)) throw variableNotFound(envId);
-  return serially(
-    project.id,
-    async (head, current) => {
-      const existing = current.find((variable) => variable.id === envId);
-      if (!head || !existing) throw variableNotFound(envId);
-      const targets = input.targets === undefined ? existing.targets : canonicalTargets(input.targets);
-      mayWriteTargets(caller, [...existing.targets, ...targets]);
-      const overlap = firstOverlap({ id: existing.id, key: existing.key, targets }, current);
-      if (overlap) throw overlap;
-      const context = contextOf(project.id, existing.id, existing.type);
-      const sealed =
-        input.value === undefined
-          ? (await store.findVariable(project.id, head.version, envId))?.sealed
-          : await seal(input.value, context);
-      if (sealed === undefined) return undefined; // deleted since the set was read: read it again
-      const now = isoNow();
-      const variable = { ...existing, targets, sealed, updatedAt: now };
-      const written = await versions.applyChange(
-        project.id,
-        caller.team.partition,
-        head,
-        {
-          version: head.version,
-          count: current.length,
-          change: {
-            change: 'updated',
-            variables: [{ key: existing.key, targets, type: existing.type }],
-            at: now,
-          },
+  return changeSet(caller, projectId, async (head, current) => {
+    // After the project's 404: an unknown project is that, whatever the variable's id.
+    if (!isVariableId(envId)) throw variableNotFound(envId);
+    const existing = current.find((variable) => variable.id === envId);
+    if (!head || !existing) throw variableNotFound(envId);
+    const targets = input.targets === undefined ? existing.targets : canonicalTargets(input.targets);
+    mayWriteTargets(caller, [...existing.targets, ...targets]);
+    const overlap = firstOverlap({ id: existing.id, key: existing.key, targets }, current);
+    if (overlap) throw overlap;
+    const context = contextOf(projectId, existing.id, existing.type);
+    const sealed =
+      input.value === undefined
+        ? (await store.findVariable(projectId, head.version, envId))?.sealed
+        : await seal(input.value, context);
+    if (sealed === undefined) return undefined; // deleted since the set was read: read it again
+    const now = isoNow();
+    const variable = { ...existing, targets, sealed, updatedAt: now };
+    const written = await versions.applyChange(
+      projectId,
+      caller.team.partition,
+      head,
+      {
+        version: head.version,
+        count: current.length,
+        change: {
+          change: 'updated',
+          variables: [{ key: existing.key, targets, type: existing.type }],
+          at: now,
         },
-        { update: variable },
-      );
-      // A write applied whose answer was lost is made again on the set it changed: the same values.
-      return settled(project.id, written, () => shown(project.id, variable, input.value));
-    },
-    firstHead,
-  );
+      },
+      { update: variable },
+    );
+    // A write applied whose answer was lost is made again on the set it changed: the same values.
+    return settled(projectId, written, () => shown(projectId, variable, input.value));
+  });
 }
 
 export async function deleteVariable(caller: Caller, projectId: string, envId: string): Promise<void> {
-  const firstHead = besideProjectRead(caller, projectId, () => store.readHead(projectId));
-  const project = await getProject(caller, projectId);
-  if (!isVariableId(envId)) throw variableNotFound(envId);
   let tried = false;
-  await serially(
-    project.id,
-    async (head, current) => {
-      const existing = current.find((variable) => variable.id === envId);
-      // Gone after this request's own write was refused: that write was applied (its answer lost), or
-      // another delete got there first; either way it is deleted, as asked.
-      if (!existing && tried) return true;
-      if (!head || !existing) throw variableNotFound(envId);
-      mayWriteTargets(caller, existing.targets);
-      const now = isoNow();
-      const written = await versions.applyChange(
-        project.id,
-        caller.team.partition,
-        head,
-        {
-          version: head.version,
-          count: current.length - 1,
-          change: {
-            change: 'deleted',
-            variables: [{ key: existing.key, targets: existing.targets, type: existing.type }],
-            at: now,
-          },
+  await changeSet(caller, projectId, async (head, current) => {
+    if (!isVariableId(envId)) throw variableNotFound(envId);
+    const existing = current.find((variable) => variable.id === envId);
+    // Gone after this request's own write was refused: that write was applied (its answer lost), or
+    // another delete got there first; either way it is deleted, as asked.
+    if (!existing && tried) return true;
+    if (!head || !existing) throw variableNotFound(envId);
+    mayWriteTargets(caller, existing.targets);
+    const now = isoNow();
+    const written = await versions.applyChange(
+      projectId,
+      caller.team.partition,
+      head,
+      {
+        version: head.version,
+        count: current.length - 1,
+        change: {
+          change: 'deleted',
+          variables: [{ key: existing.key, targets: existing.targets, type: existing.type }],
+          at: now,
         },
-        { delete: envId },
-      );
-      tried = true;
-      return settled(project.id, written, () => true);
-    },
-    firstHead,
-  );
+      },
+      { delete: envId },
+    );
+    tried = true;
+    return settled(projectId, written, () => true);
+  });
 }
