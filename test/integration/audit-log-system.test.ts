@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '../../shared/model/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
 import type { TestPerson } from '../support/teams.ts';
 
@@ -32,14 +33,9 @@ beforeAll(async () => {
     DNS_SERVERS: dns.address,
     DOMAIN_TARGET: 'edge.platform.test',
     DOMAIN_CHECK_TIMEOUT_MS: '1000',
-    DOMAINS_TABLE: `platform-domains-${randomUUID().slice(0, 8)}`,
+    ...ownDomainsTableSettings(),
   });
-  const { localClient } = await import('../../infra/local/dynamodb-local.ts');
-  const { createTableAs } = await import('../../infra/local/ensure-tables.ts');
-  const { tables } = await import('../../shared/db/tables.ts');
-  const client = localClient(process.env.DYNAMODB_ENDPOINT ?? '');
-  await createTableAs(client, tables.domains, process.env.DOMAINS_TABLE ?? '');
-  client.destroy();
+  await createOwnDomainsTable();
 
   audit = await import('../support/audit.ts');
   ({ call } = await import('../support/http.ts'));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 
 // The background check of a custom domain when DNS does not answer: the domain stays pending, says
 // why on its records, is checked again later, and the check gives up at its limit instead of holding
@@ -29,14 +30,9 @@ beforeAll(async () => {
     DNS_SERVERS: dns.address,
     DOMAIN_TARGET: 'edge.platform.test',
     DOMAIN_CHECK_TIMEOUT_MS: String(CHECK_TIMEOUT_MS),
-    DOMAINS_TABLE: `platform-domains-${randomUUID().slice(0, 8)}`,
+    ...ownDomainsTableSettings(),
   });
-  const { localClient } = await import('../../infra/local/dynamodb-local.ts');
-  const { createTableAs } = await import('../../infra/local/ensure-tables.ts');
-  const { tables } = await import('../../shared/db/tables.ts');
-  const client = localClient(process.env.DYNAMODB_ENDPOINT ?? '');
-  await createTableAs(client, tables.domains, process.env.DOMAINS_TABLE ?? '');
-  client.destroy();
+  await createOwnDomainsTable();
 
   const { startGateway } = await import('../support/gateway.ts');
   const { startLocalSchedules } = await import('../../infra/local/schedules.ts');

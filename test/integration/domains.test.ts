@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
+import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -37,16 +38,11 @@ beforeAll(async () => {
     DNS_SERVERS: dns.address,
     DOMAIN_TARGET: TARGET,
     DOMAIN_CHECK_TIMEOUT_MS: String(CHECK_TIMEOUT_MS),
-    DOMAINS_TABLE: `platform-domains-${randomUUID().slice(0, 8)}`,
+    ...ownDomainsTableSettings(),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
-  const { localClient } = await import('../../infra/local/dynamodb-local.ts');
-  const { createTableAs } = await import('../../infra/local/ensure-tables.ts');
-  const { tables } = await import('../../shared/db/tables.ts');
-  const client = localClient(process.env.DYNAMODB_ENDPOINT ?? '');
-  await createTableAs(client, tables.domains, process.env.DOMAINS_TABLE ?? '');
-  client.destroy();
+  await createOwnDomainsTable();
 
   const { startGateway } = await import('../support/gateway.ts');
   const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { issueApiKey } from '../../shared/domain/api-keys.ts';
 import type { Scope } from '../../shared/model/scopes.ts';
 import { actsInTeam, type EndpointRoute, routes } from '../../shared/routes.ts';
-import { useLocalDeliveryQueue } from '../../shared/webhooks/delivery-queue.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson, teamOfEveryRole } from '../support/teams.ts';
@@ -127,15 +126,10 @@ async function keyOf(person: TestPerson, scopes: Scope[]): Promise<string> {
 
 let gateway: TestGateway;
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
-  gateway = await startGateway();
-  // A webhook's test ping is accepted and dropped: deliveries are not what this file is about.
-  useLocalDeliveryQueue({ send: async () => undefined });
+  // Deliveries are not what this file is about.
+  gateway = await (await import('../support/gateway.ts')).startGatewayDroppingDeliveries();
 });
-afterAll(async () => {
-  useLocalDeliveryQueue(undefined);
-  await gateway.close();
-});
+afterAll(() => gateway.close());
 
 const withTeam = (path: string, teamId: string): string =>
   `${path}${path.includes('?') ? '&' : '?'}teamId=${teamId}`;

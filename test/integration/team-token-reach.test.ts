@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../../shared/model/ids.ts';
 import { actsInTeam, type EndpointRoute, routes } from '../../shared/routes.ts';
-import { useLocalDeliveryQueue } from '../../shared/webhooks/delivery-queue.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';
@@ -136,15 +135,10 @@ function requestOf(route: EndpointRoute, things: Things): { path: string; json?:
 
 let gateway: TestGateway;
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
-  gateway = await startGateway();
-  // A webhook's test ping is accepted and dropped: deliveries are not what this file is about.
-  useLocalDeliveryQueue({ send: async () => undefined });
+  // Deliveries are not what this file is about.
+  gateway = await (await import('../support/gateway.ts')).startGatewayDroppingDeliveries();
 });
-afterAll(async () => {
-  useLocalDeliveryQueue(undefined);
-  await gateway.close();
-});
+afterAll(() => gateway.close());
 
 async function send(key: string, method: string, path: string, json?: unknown) {
   return call(`${gateway.baseUrl}${path}`, { method, key, ...(json === undefined ? {} : { json }) });

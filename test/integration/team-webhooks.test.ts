@@ -2,23 +2,20 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook as Verifier } from 'standardwebhooks';
 import type { TestGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
-import { overrideSettings } from '../support/settings.ts';
 import type { TestPerson } from '../support/teams.ts';
+import { startWebhookDelivery, type WebhookDelivery } from '../support/webhook-delivery.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 // A shared team's webhooks over HTTP: they receive the events of the team's projects, whichever
 // member made them, and nothing of any other team's, the members' personal teams included. The
-// fan-out runs as in webhooks.test.ts (stream poller, in-process queue, receivers on loopback), fed
-// only the records stored under this file's teams and people.
+// fan-out runs as in webhooks.test.ts (test/support/webhook-delivery.ts), fed only the records
+// stored under this file's teams and people.
 
-type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
 type Teams = typeof import('../support/teams.ts');
 
+let delivery: WebhookDelivery;
 let gateway: TestGateway;
-let queue: LocalQueue;
-let poller: StreamPoller;
-let restoreSettings: () => void;
+let queue: WebhookDelivery['queue'];
 let call: typeof import('../support/http.ts').call;
 let newPerson: Teams['newPerson'];
 let newTeam: Teams['newTeam'];
@@ -35,35 +32,21 @@ const ownPartition = (record: DynamoDBRecord): boolean => {
 };
 
 beforeAll(async () => {
-  restoreSettings = overrideSettings({
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
-    WEBHOOK_RETRY_BASE_SECONDS: '0.002',
+  delivery = await startWebhookDelivery({
+    accepts: ownPartition,
+    // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
+    consumers: (all) => all.filter(({ handler }) => handler !== 'record-audit-events'),
   });
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
+  ({ gateway, queue } = delivery);
+  // Loaded after the delivery's settings, which they read when they load.
   ({ call } = await import('../support/http.ts'));
   ({ newPerson, newTeam, join } = await import('../support/teams.ts'));
   ({ startReceiver } = await import('../support/webhook-receiver.ts'));
-  gateway = await startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
-  poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
-    intervalMs: 50,
-    // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
-    consumers: (await import('../../shared/consumers.ts')).streamConsumers.filter(
-      ({ handler }) => handler !== 'record-audit-events',
-    ),
-    accepts: ownPartition,
-  });
 }, 30_000);
 
 afterAll(async () => {
-  await poller?.stop();
-  queue?.stop();
+  await delivery?.close();
   await Promise.all(receivers.map((receiver) => receiver.close()));
-  await gateway?.close();
-  restoreSettings();
 });
 
 interface Delivered {

@@ -2,46 +2,26 @@ import { Webhook as Verifier } from 'standardwebhooks';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';
-import { overrideSettings } from '../support/settings.ts';
 import { newCaller, ownedByThisRun } from '../support/users.ts';
+import { startWebhookDelivery, type WebhookDelivery } from '../support/webhook-delivery.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
-// Webhook subscriptions over HTTP, with receivers on loopback (a local run that allows private
-// targets) and the retry schedule scaled down to milliseconds: each retry unit is 2 ms, so the whole
-// day-long schedule runs in about three seconds.
+// Webhook subscriptions over HTTP, delivered end to end to receivers on loopback, with the retry
+// schedule scaled down to milliseconds (test/support/webhook-delivery.ts).
 
-type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
-
+let delivery: WebhookDelivery;
 let gateway: TestGateway;
-let queue: LocalQueue;
-let poller: StreamPoller;
-let restoreSettings: () => void;
+let queue: WebhookDelivery['queue'];
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  restoreSettings = overrideSettings({
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
-    WEBHOOK_RETRY_BASE_SECONDS: '0.002',
-  });
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
-  gateway = await startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
   // Only this file's users' records: another file's poller delivers its own (test/support/users.ts).
-  poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
-    intervalMs: 50,
-    accepts: ownedByThisRun,
-  });
+  delivery = await startWebhookDelivery({ accepts: ownedByThisRun });
+  ({ gateway, queue } = delivery);
 });
 afterAll(async () => {
-  await poller.stop();
-  queue.stop();
+  await delivery?.close();
   await Promise.all(receivers.map((receiver) => receiver.close()));
-  await gateway.close();
-  restoreSettings();
 });
 
 async function receiver(statuses?: number[]): Promise<WebhookReceiver> {

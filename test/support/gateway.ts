@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createGateway, LISTEN_BACKLOG } from '../../infra/local/gateway.ts';
 import { countingDb, db } from '../../shared/db/client.ts';
+import { useLocalDeliveryQueue } from '../../shared/webhooks/delivery-queue.ts';
 
 export interface TestGateway {
   baseUrl: string;
@@ -25,5 +26,21 @@ export async function startGateway(): Promise<TestGateway> {
         db.destroy();
         countingDb.destroy();
       }),
+  };
+}
+
+/**
+ * The gateway for files that walk routes, not deliveries: a webhook's test ping is accepted and
+ * dropped. Closing it puts the local delivery queue back.
+ */
+export async function startGatewayDroppingDeliveries(): Promise<TestGateway> {
+  const gateway = await startGateway();
+  useLocalDeliveryQueue({ send: async () => undefined });
+  return {
+    ...gateway,
+    close: () => {
+      useLocalDeliveryQueue(undefined);
+      return gateway.close();
+    },
   };
 }
