@@ -418,25 +418,20 @@ describe('a team token limited to one project, on every route that acts in a tea
     },
   );
 
-  it.each(rowsExpecting('managesTheTeam'))('%s: 403, a token never manages the team', async (name) => {
+  /** What a token's refusal says, by why it is refused. */
+  const refusals = { managesTheTeam: 'never manages', personsOwn: 'not as a person' } as const;
+  it.each(
+    (['managesTheTeam', 'personsOwn'] as const).flatMap((why) =>
+      rowsExpecting(why).map((name) => [name, why] as const),
+    ),
+  )('%s: 403 (%s)', async (name, why) => {
     const route = rowNamed(name);
     const { path, json } = teamRequest(name);
     const answer = await send((await limitedToOne()).token, route.method, path, json);
     expect([name, answer.status, answer.body]).toEqual([
       name,
       403,
-      { error: 'forbidden', message: expect.stringContaining('never manages') },
-    ]);
-  });
-
-  it.each(rowsExpecting('personsOwn'))("%s: 403, a person's request", async (name) => {
-    const route = rowNamed(name);
-    const { path, json } = teamRequest(name);
-    const answer = await send((await limitedToOne()).token, route.method, path, json);
-    expect([name, answer.status, answer.body]).toEqual([
-      name,
-      403,
-      { error: 'forbidden', message: expect.stringContaining('not as a person') },
+      { error: 'forbidden', message: expect.stringContaining(refusals[why]) },
     ]);
   });
 
