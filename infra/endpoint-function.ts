@@ -16,9 +16,10 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { TableKey } from '../shared/db/tables.ts';
 import { BUNDLED_ROWS_DEFINE } from '../shared/http/own-rows.ts';
+import { BUNDLED_PATH_METHODS_DEFINE, pathMethodsOf } from '../shared/http/unmatched.ts';
 import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
-import { type Route, rowsOf } from '../shared/routes.ts';
+import { isFallback, type Route, rowsOf } from '../shared/routes.ts';
 import { functionMemoryMb, functionTimeoutSeconds } from '../shared/runtime/function-settings.ts';
 import type { SecretName } from '../shared/runtime/secrets.ts';
 import { bindGrants } from './bind-grants.ts';
@@ -108,15 +109,20 @@ const filesBesideBundle: Partial<Record<string, readonly string[]>> = {
 
 /**
  * A route function's esbuild options: the shared ones, its own rows compiled in (so that the route
- * table stays out of its bundle, shared/http/own-rows.ts), and the files it reads copied beside it.
+ * table stays out of its bundle, shared/http/own-rows.ts), a fallback's map of its group's paths to
+ * their methods too (shared/http/unmatched.ts), and the files it reads copied beside it.
  */
 export function bundlingOf(handler: string, rows: readonly Route[] = rowsOf(handler)): BundlingOptions {
   const files = filesBesideBundle[handler];
+  const fallback = rows.find(isFallback);
   return {
     ...FUNCTION_BUNDLING,
     define: {
       ...FUNCTION_BUNDLING.define,
       [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rows)),
+      ...(fallback && {
+        [BUNDLED_PATH_METHODS_DEFINE]: JSON.stringify(JSON.stringify(pathMethodsOf(fallback.api))),
+      }),
     },
     ...(files && {
       commandHooks: {

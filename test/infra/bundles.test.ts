@@ -305,9 +305,9 @@ it('keeps the OpenAPI generator out of every bundle', () => {
   expect(withGenerator).toEqual([]);
 });
 
-// Each function's own rows are compiled into its bundle (shared/http/own-rows.ts); the route table is
-// only in the fallbacks', which answer 404 or 405 from it.
-it('bundles the route table only into the fallbacks, and every other function only its own rows', () => {
+// Each function's own rows are compiled into its bundle (shared/http/own-rows.ts), and a fallback's
+// map of its group's paths to their methods (shared/http/unmatched.ts): the route table is in none.
+it('bundles every function with only its own rows, and the route table into none', () => {
   const operationIds = routes.flatMap((route) => (route.operationId ? [route.operationId] : []));
   for (const handler of new Set(routes.map((route) => route.handler))) {
     const code = readFileSync(deployedFunction(handler).bundle, 'utf8');
@@ -316,9 +316,20 @@ it('bundles the route table only into the fallbacks, and every other function on
       (id) => code.includes(`operationId:"${id}"`) || code.includes(`"operationId":"${id}"`),
     );
     const own = routes.filter((route) => route.handler === handler && route.operationId);
-    const expected = handler.endsWith('-fallback') ? operationIds : own.map((route) => route.operationId);
-    expect({ handler, named }).toEqual({ handler, named: expected });
+    expect({ handler, named }).toEqual({ handler, named: own.map((route) => route.operationId) });
   }
+});
+
+it("answers a known path's other method 405 with Allow from the map compiled into the fallback", async () => {
+  const fallback = deployedFunction('backend-fallback');
+  const result = await invoke(
+    fallback.bundle,
+    environmentOf(fallback.variables),
+    eventFor('DELETE', '/auth/login', { sourceIp: '198.51.100.45' }),
+  );
+  expect(result.statusCode).toBe(405);
+  expect(result.headers.Allow).toBe('POST');
+  expect(JSON.parse(result.body)).toMatchObject({ error: 'method_not_allowed' });
 });
 
 it('serves the published OpenAPI document from beside the docs bundle', async () => {
