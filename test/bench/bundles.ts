@@ -1,7 +1,9 @@
 // `npm run bench`: the functions against floors measured in the same run, as ratios.
 //   Cold: every bundle `cdk deploy` would ship against a bare handler bundled by the same CDK code
 //   (the DynamoDB clients and one GetItem): size, gzip size, cold `require`, and the first
-//   invocation (require + one call on DynamoDB Local), medians of interleaved rounds.
+//   invocation (require + one call on DynamoDB Local), medians of interleaved rounds. The first
+//   invocations of get-project and create-deployment are also set against the SDK making their
+//   own calls (bare-calls-handler.ts): the summary's "vs the same calls".
 //   Warm: GET /v1/projects/{id} and POST /v1/deployments through the local gateway against a
 //   minimal node:http server making the same DynamoDB calls: p50 latency and throughput.
 // BENCH_ROUNDS (cold, default 15) and BENCH_WARM_ROUNDS (default 16) trade time for precision;
@@ -53,7 +55,7 @@ try {
   const servers = { gateway: await listen(gateway), minimal: await listen(minimal) };
   const data = await makeBenchData(servers.gateway, COLD_ROUNDS);
 
-  console.log(`cold: the functions and 3 bare handlers x ${COLD_ROUNDS} rounds...`);
+  console.log(`cold: the functions and the bare handlers (4 bundles, 5 rows) x ${COLD_ROUNDS} rounds...`);
   const standIns = await startStandIns();
   const cold = await coldRounds(synthesized, data, dynamo.endpoint, standIns, COLD_ROUNDS, ONLY);
   await standIns.close();

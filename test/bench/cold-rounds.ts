@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describeFunction } from '../../infra/endpoint-function.ts';
+import { newId } from '../../shared/model/ids.ts';
 import {
   type ColdInvocation,
   invokeCold,
   lambdaEnvironment,
   type SynthesizedFunction,
 } from '../support/lambda-bundles.ts';
+import type { SameCallsEvent } from './bare-calls-handler.ts';
 import { eventFor, noOpEventOf, outcomeOf, requestFor, routeOfFunction } from './requests.ts';
 import { type BenchSetup, disposablesFor } from './setup.ts';
 import type { StandIns } from './stand-ins.ts';
@@ -80,6 +82,8 @@ export interface ColdRows {
   bare: ColdRow;
   bareUntraced: ColdRow;
   bareLean: ColdRow;
+  /** The bare SDK making the calls of a keyed read and of a deployment (bare-calls-handler.ts), by the function whose calls they are. */
+  sameCalls: { handler: string; row: ColdRow }[];
   functions: ColdRow[];
   /** Variants of one function (test/bench/synth.ts), outside the summary. */
   variants: ColdRow[];
@@ -100,6 +104,20 @@ export async function coldRounds(
   const bare = planOf(synthesized.bare, synthesized.bare.name, bareEvent, ['200']);
   const bareUntraced = planOf(synthesized.bareUntraced, synthesized.bareUntraced.name, bareEvent, ['200']);
   const bareLean = planOf(synthesized.bareLean, synthesized.bareLean.name, bareEvent, ['200']);
+  // One key record of the bench's own, counted every round as admission counts a key.
+  const sameCallsEvent = (deploys: boolean) => async (): Promise<SameCallsEvent> => ({
+    keyHash: 'bench-same-calls',
+    ownerId: data.partition,
+    projectId: data.projectId,
+    ...(deploys ? { deploymentId: newId('dpl') } : {}),
+  });
+  const sameCalls = [
+    { handler: 'get-project', label: "bare handler, get-project's 2 calls", deploys: false },
+    { handler: 'create-deployment', label: "bare handler, create-deployment's 3 calls", deploys: true },
+  ].map(({ handler, label, deploys }) => ({
+    handler,
+    plan: planOf(synthesized.bareCalls, label, sameCallsEvent(deploys), [deploys ? '201' : '200']),
+  }));
   const planned = synthesized.functions
     .filter((fn) => only === undefined || only.some((handler) => fn.name === describeFunction(handler)))
     .map((fn) => ({ fn, plan: functionPlan(fn, data) }));
@@ -111,7 +129,14 @@ export async function coldRounds(
     plan.row.label = label;
     return [plan];
   });
-  const plans = [bare, bareUntraced, bareLean, ...functions, ...variants];
+  const plans = [
+    bare,
+    bareUntraced,
+    bareLean,
+    ...sameCalls.map(({ plan }) => plan),
+    ...functions,
+    ...variants,
+  ];
   for (let round = 0; round < rounds; round++) {
     for (const { row, fn, eventOf, streams } of rotated(plans, round)) {
       const event = await eventOf(round);
@@ -125,6 +150,7 @@ export async function coldRounds(
     bare: bare.row,
     bareUntraced: bareUntraced.row,
     bareLean: bareLean.row,
+    sameCalls: sameCalls.map(({ handler, plan }) => ({ handler, row: plan.row })),
     functions: rows(functions),
     variants: rows(variants),
     skipped,

@@ -77,7 +77,8 @@ function printCold(cold: ColdRows): void {
     title.padStart(16),
   );
   console.log(`${'bundle'.padEnd(LABEL_WIDTH)}${head.join('')}  outcome`);
-  for (const row of [cold.bare, cold.bareUntraced, cold.bareLean, ...cold.functions]) {
+  const sameCalls = cold.sameCalls.map(({ row }) => row);
+  for (const row of [cold.bare, cold.bareUntraced, cold.bareLean, ...sameCalls, ...cold.functions]) {
     console.log(coldLine(row, cold.bare));
   }
   for (const name of cold.skipped) console.log(`(not ours, not measured: ${name})`);
@@ -125,10 +126,18 @@ export function printReport(cold: ColdRows, warm: WarmPhase): void {
     ? `${times(keyRead.firstInvocationMs)} [IQR ${keyRead.firstSpread.map((value) => value.toFixed(2)).join('–')}] cpu ${times(keyRead.firstInvocationCpuMs)}`
     : 'n/a';
   const [get, post] = [warmRatios(warm, 'GET'), warmRatios(warm, 'POST')];
+  // The first invocation against the SDK making the same calls: what the chain itself costs.
+  const againstSameCalls = cold.sameCalls.flatMap(({ handler, row: floor }) => {
+    const row = cold.functions.find((candidate) => candidate.label.split(' ')[0] === handler);
+    if (!row) return [];
+    const ratio = ratiosOf(row, floor);
+    return [`${handler} ${times(ratio.firstInvocationMs)} cpu ${times(ratio.firstInvocationCpuMs)}`];
+  });
   console.log(
     `\nSUMMARY size ${range('size')} gzip ${range('gzip')} require(cpu) ${range('requireCpuMs')}` +
       ` | vs the bare without keepNames, maps: size ${range('size', untraced)} require(cpu) ${range('requireCpuMs', untraced)}` +
       ` | first invocation get-project ${first}` +
+      ` | vs the same calls: ${againstSameCalls.join(', ') || 'n/a'}` +
       ` | warm p50 GET ${get.p50} POST ${post.p50} | throughput GET ${get.throughput} POST ${post.throughput}`,
   );
 }

@@ -25,6 +25,8 @@ export interface Synthesized {
   bareUntraced: SynthesizedFunction;
   /** The same handler bundled exactly as the functions are (SDK substitutes included), for context. */
   bareLean: SynthesizedFunction;
+  /** The SDK making a keyed request's calls (bare-calls-handler.ts), bundled as `bare` is. */
+  bareCalls: SynthesizedFunction;
   /**
    * get-project again, for the cost of readable stack traces: the same bundle run with
    * --enable-source-maps, and a bundle without keepNames and source maps (as before them).
@@ -76,19 +78,22 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   // Asset metadata (which folder holds which function's bundle) is on by default only under the CLI.
   const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
   new PlatformStack(app, 'PlatformStack');
-  const bareHandler = (stackName: string, bundling: BundlingOptions) =>
+  const bareHandler = (stackName: string, bundling: BundlingOptions, file = 'bare-handler.ts') =>
     new NodejsFunction(new Stack(app, stackName), 'BareHandler', {
-      entry: join(repoRoot, 'test', 'bench', 'bare-handler.ts'),
+      entry: join(repoRoot, 'test', 'bench', file),
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,
-      environment: { [tables.projects.envVar]: tables.projects.localName },
+      environment: Object.fromEntries(
+        [tables.apiKeys, tables.projects, tables.deployments].map((table) => [table.envVar, table.localName]),
+      ),
       bundling,
     });
   const sdkOwn = withSdkOwn(FUNCTION_BUNDLING, Object.keys(LAMBDA_SUBSTITUTES));
   bareHandler('BareStack', sdkOwn);
   bareHandler('BareUntracedStack', withoutTraceAids(sdkOwn));
   bareHandler('BareLeanStack', FUNCTION_BUNDLING);
+  bareHandler('BareCallsStack', sdkOwn, 'bare-calls-handler.ts');
   new NodejsFunction(new Stack(app, 'PlainStack'), 'PlainFunction', {
     entry: join(repoRoot, 'functions', `${VARIANT_OF}.ts`),
     projectRoot: repoRoot,
@@ -100,10 +105,11 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   const [bare] = functionsOf(assembly, 'BareStack');
   const [bareUntraced] = functionsOf(assembly, 'BareUntracedStack');
   const [bareLean] = functionsOf(assembly, 'BareLeanStack');
+  const [bareCalls] = functionsOf(assembly, 'BareCallsStack');
   const [plain] = functionsOf(assembly, 'PlainStack');
   const functions = functionsOf(assembly, 'PlatformStack');
   const original = functions.find((fn) => fn.name === describeFunction(VARIANT_OF));
-  if (!bare || !bareUntraced || !bareLean || !plain || !original)
+  if (!bare || !bareUntraced || !bareLean || !bareCalls || !plain || !original)
     throw new Error('A reference bundle of the bench was not synthesized');
   const { variables } = original;
   return {
@@ -111,6 +117,7 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
     bare: { ...bare, name: 'bare handler (one GetItem)' },
     bareUntraced: { ...bareUntraced, name: 'bare handler without keepNames, maps' },
     bareLean: { ...bareLean, name: "bare handler, functions' esbuild options" },
+    bareCalls,
     variants: [
       {
         label: `${VARIANT_OF} with --enable-source-maps`,
