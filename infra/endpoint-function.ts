@@ -15,7 +15,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { TableKey } from '../shared/db/tables.ts';
-import { BUNDLED_ROWS_DEFINE } from '../shared/http/own-rows.ts';
+import { bundledRowsDefines } from '../shared/http/own-rows.ts';
 import { BUNDLED_PATH_METHODS_DEFINE, pathMethodsOf } from '../shared/http/unmatched.ts';
 import { publishedDocumentPath } from '../shared/openapi/published-document.ts';
 import { RENDERER_FILES } from '../shared/openapi/renderer-files.ts';
@@ -119,7 +119,7 @@ export function bundlingOf(handler: string, rows: readonly Route[] = rowsOf(hand
     ...FUNCTION_BUNDLING,
     define: {
       ...FUNCTION_BUNDLING.define,
-      [BUNDLED_ROWS_DEFINE]: JSON.stringify(JSON.stringify(rows)),
+      ...bundledRowsDefines(rows),
       ...(fallback && {
         [BUNDLED_PATH_METHODS_DEFINE]: JSON.stringify(JSON.stringify(pathMethodsOf(fallback.api))),
       }),

@@ -207,6 +207,9 @@ export const actsInTeam = (route: Route): route is EndpointRoute =>
 export const takesIdempotencyKey = (route: Route): boolean =>
   route.api === 'platform' && route.method === 'POST';
 
+/** Whether a row's requests carry a JSON body: its handler's body schema, parsed by the chain. */
+export const takesBody = (route: Route): boolean => !isFallback(route) && route.request?.body !== undefined;
+
 /** The scopes that allow a row's requests (any one of them): its own, or its method's. */
 export const scopesAccepted = (route: EndpointRoute): readonly Scope[] => {
   const scope = route.scope ?? scopeFor(route.method);

@@ -9,11 +9,8 @@ import { isIdOf, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type {
-  CreateDeploymentInput,
-  DeploymentFilterQuery,
-  DeploymentReport,
-} from '#shared/schemas/deployments.ts';
+import type { DeploymentFilterQuery } from '#shared/schemas/deployment-queries.ts';
+import type { CreateDeploymentInput, DeploymentReport } from '#shared/schemas/deployments.ts';
 import { projectWithVariablesHead, snapshotForDeployment } from './environment.ts';
 import { promoteIfNewer } from './production.ts';
 import { getProject } from './projects.ts';

@@ -5,7 +5,7 @@ import { withAuditScope } from '#shared/db/audit-scope.ts';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { actsInTeam, isFallback, type Route, takesIdempotencyKey } from '#shared/routes.ts';
+import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { requireEnv } from '#shared/runtime/env.ts';
@@ -44,6 +44,12 @@ import { namedHeaders, parseInput } from './validate-input.ts';
 // counted and carries the rate-limit headers like any other answer. Middy runs `after`/`onError`
 // in reverse order, so errors are shaped first and then stamped with the rate-limit headers and
 // the request id on their way out.
+
+// Compiled into a Lambda bundle beside its rows (own-rows.ts): whether its chain runs these parts.
+// Tested with `typeof` where each part is chosen, the only test esbuild folds, so that a bundle
+// leaves out the code of a part its function never runs.
+declare const BUNDLED_TAKES_IDEMPOTENCY_KEY: boolean | undefined;
+declare const BUNDLED_TAKES_BODY: boolean | undefined;
 
 type Middleware = MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext>;
 
@@ -133,6 +139,13 @@ function build<S extends InputSchemas, H extends HandlerName>(
   const rows = ownRows(handlerName);
   const route = rows[0] as Route;
   requireTables(route);
+  // The body is parsed by what the row says; the handler's schema must agree, or its bundle would
+  // leave the parser out (own-rows.ts).
+  if (takesBody(route) !== (schemas.body !== undefined)) {
+    throw new Error(
+      `${handlerName}: its row's request.body and its body schema must both be given or neither`,
+    );
+  }
   const reply = repliesFor<H>();
   const run = async (event: ProxyEvent, context: EndpointContext): Promise<ProxyResult> => {
     const accept = headerValue(event, 'accept');
@@ -158,14 +171,22 @@ function build<S extends InputSchemas, H extends HandlerName>(
     } as OpenInput<S, H>;
     return replyResult(await handle(context, input));
   };
-  const lambdaHandler = takesIdempotencyKey(route) ? idempotent(run) : run;
+  const lambdaHandler = (
+    typeof BUNDLED_TAKES_IDEMPOTENCY_KEY === 'boolean'
+      ? BUNDLED_TAKES_IDEMPOTENCY_KEY
+      : takesIdempotencyKey(route)
+  )
+    ? idempotent(run)
+    : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
     .use(requestLifecycle(rows))
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))
-    .use(schemas.body ? [jsonBody()] : [])
+    .use(
+      (typeof BUNDLED_TAKES_BODY === 'boolean' ? BUNDLED_TAKES_BODY : takesBody(route)) ? [jsonBody()] : [],
+    )
     .use(route.access === 'apiKey' && !isFallback(route) ? [auditTrail(route)] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
   // passes is aborted, and the error shaping answers the contract's 500 with its headers. The

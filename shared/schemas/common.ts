@@ -7,6 +7,12 @@ import * as z from 'zod/mini';
 export const atMost = (length: number, message = `must be at most ${length} characters`) =>
   z.maxLength(length, { error: message, abort: true });
 
+/**
+ * An id a client names a deployment or project by; its prefix and form are checked where it is looked
+ * up (404). A new schema each call, so that each field can carry its own description.
+ */
+export const deploymentRef = () => z.string().check(atMost(64), z.minLength(1, 'must not be empty'));
+
 /** `{id}` in a path. Its format is checked by the domain, which answers 404 for any unknown id. */
 export const IdParams = z.object({
   id: z

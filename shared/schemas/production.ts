@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { deploymentRef } from './deployments.ts';
+import { deploymentRef } from './common.ts';
 
 // Moving a project's production pointer by hand (shared/domain/production.ts has the rules).
 

@@ -3,13 +3,8 @@ import { LoginBody, RegisterBody } from './auth.ts';
 import { IdParams } from './common.ts';
 import { LogQuery, LogStreamHeaders } from './deployment-log-query.ts';
 import { AppendLogsBody } from './deployment-logs.ts';
-import {
-  CreateDeploymentBody,
-  DeploymentsQuery,
-  ProjectDeploymentsQuery,
-  ReportDeploymentEventBody,
-  WaitQuery,
-} from './deployments.ts';
+import { DeploymentsQuery, ProjectDeploymentsQuery, WaitQuery } from './deployment-queries.ts';
+import { CreateDeploymentBody, ReportDeploymentEventBody } from './deployments.ts';
 import { CreateDomainBody, DomainParams } from './domains.ts';
 import { CreateVariableBody, ReplaceEnvironmentBody } from './environment.ts';
 import { UpdateVariableBody } from './environment-update.ts';

@@ -18,7 +18,7 @@ import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-i
 import { createUser } from '../../shared/domain/users.ts';
 import { newId } from '../../shared/model/ids.ts';
 import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
-import { type Route, routes } from '../../shared/routes.ts';
+import { type Route, routes, takesBody, takesIdempotencyKey } from '../../shared/routes.ts';
 import { secrets } from '../../shared/runtime/secrets.ts';
 import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
 import { startSqsStandIn } from '../support/sqs-stand-in.ts';
@@ -318,6 +318,28 @@ it('bundles every function with only its own rows, and the route table into none
     const own = routes.filter((route) => route.handler === handler && route.operationId);
     expect({ handler, named }).toEqual({ handler, named: own.map((route) => route.operationId) });
   }
+});
+
+// Whether a function runs the idempotency of a platform POST, and the body parser, is compiled in
+// beside its rows (shared/http/own-rows.ts): a function whose rows run neither carries neither.
+it('carries the idempotency and the body parser only in the functions whose rows run them', () => {
+  // Texts of the two parts' own (shared/http/idempotency.ts, shared/http/json-body.ts).
+  const parts = { idempotency: 'is still in progress; retry later', body: 'Request body is not valid JSON' };
+  for (const handler of new Set(routes.map((route) => route.handler))) {
+    const code = readFileSync(deployedFunction(handler).bundle, 'utf8');
+    const row = routes.find((route) => route.handler === handler) as Route;
+    expect({
+      handler,
+      idempotency: code.includes(parts.idempotency),
+      body: code.includes(parts.body),
+    }).toEqual({
+      handler,
+      idempotency: takesIdempotencyKey(row),
+      body: takesBody(row),
+    });
+  }
+  // Both kinds are among the functions, so the comparison above can fail either way.
+  expect(routes.some(takesIdempotencyKey) && routes.some((route) => !takesBody(route))).toBe(true);
 });
 
 it("answers a known path's other method 405 with Allow from the map compiled into the fallback", async () => {
