@@ -1,6 +1,6 @@
 import { revokeTeamToken } from '#shared/domain/team-tokens.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { TokenParams } from '#shared/schemas/team-tokens.ts';
+import { TokenParams } from '#shared/schemas/team-params.ts';
 
 export const handler = keyEndpoint(
   'revoke-team-token',

@@ -12,14 +12,12 @@ import { CreateKeyBody } from './keys.ts';
 import { PageQuery } from './page-query.ts';
 import { PromoteBody, RollbackBody } from './production.ts';
 import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
-import { CreateTeamTokenBody, TokenParams } from './team-tokens.ts';
+import { InvitationParams, MemberParams, TeamParams, TokenParams } from './team-params.ts';
+import { CreateTeamTokenBody } from './team-tokens.ts';
 import {
   AcceptInvitationBody,
   CreateInvitationBody,
   CreateTeamBody,
-  InvitationParams,
-  MemberParams,
-  TeamParams,
   UpdateMemberBody,
   UpdateTeamBody,
 } from './teams.ts';

@@ -4,7 +4,6 @@ import { SCOPES } from '#shared/model/scopes.ts';
 import { MAX_TOKEN_DAYS, MAX_TOKEN_PROJECTS } from '#shared/model/team-tokens.ts';
 import { atMost } from './common.ts';
 import { DisplayName } from './names.ts';
-import { TeamParams } from './teams.ts';
 
 // Team tokens: what an admin asks for (what they are shown as: team-token-resources.ts).
 
@@ -43,12 +42,3 @@ export const CreateTeamTokenBody = z
   });
 
 export type CreateTeamTokenInput = z.output<typeof CreateTeamTokenBody>;
-
-/** `{teamId}` and `{id}`: one token. */
-export const TokenParams = z.object({
-  teamId: TeamParams.shape.teamId,
-  id: z
-    .string()
-    .check(atMost(64))
-    .register(z.globalRegistry, { examples: ['key_01JD8Z5C6D7E8F9G0H1J2K3M4N'] }),
-});
