@@ -1,15 +1,9 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { scopesOf } from '#shared/model/scopes.ts';
 import type { ApiKey as ApiKeySchema } from '#shared/schemas/account-resources.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { forEachPage, type Page, queryPage } from './pages.ts';
@@ -124,28 +118,17 @@ const toStoredKey = (item: Record<string, unknown>): StoredKey => ({
   ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
 });
 
-/** How many digests one BatchGetItem may ask for: a page of keys (at most 100) is one call. */
-const BATCH_GET_MAX = 100;
-
 /**
  * The items of the given digests, in the order given. The owner index holds keys only, so a listing
- * reads its page's items here: one BatchGetItem, repeated only for what DynamoDB left unprocessed.
- * A key deleted in between (expired, by TTL) is left out.
+ * reads its page's items here (a page is at most 100 keys: one BatchGetItem). A key deleted in
+ * between (expired, by TTL) is left out.
  */
 async function itemsOf(keyHashes: readonly string[]): Promise<Record<string, unknown>[]> {
-  const found = new Map<string, Record<string, unknown>>();
-  for (let start = 0; start < keyHashes.length; start += BATCH_GET_MAX) {
-    let keys: Record<string, unknown>[] | undefined = keyHashes
-      .slice(start, start + BATCH_GET_MAX)
-      .map((keyHash) => ({ keyHash }));
-    while (keys !== undefined && keys.length > 0) {
-      const answer: BatchGetCommandOutput = await db.send(
-        new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }),
-      );
-      for (const item of answer.Responses?.[table()] ?? []) found.set(String(item.keyHash), item);
-      keys = answer.UnprocessedKeys?.[table()]?.Keys;
-    }
-  }
+  const items = await batchGet(
+    table(),
+    keyHashes.map((keyHash) => ({ keyHash })),
+  );
+  const found = new Map(items.map((item) => [String(item.keyHash), item]));
   return keyHashes.flatMap((keyHash) => {
     const item = found.get(keyHash);
     return item === undefined ? [] : [item];

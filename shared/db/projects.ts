@@ -1,14 +1,9 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
+import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
 import { conditionally, putNew, transactWrite } from './conditional.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -198,15 +193,10 @@ async function listProjectsAmong(
 ): Promise<Page<Project>> {
   const scope = `projects:${ownerId}:${[...ids].sort().join(',')}`;
   const below = page.cursor === undefined ? undefined : await decodeCursor(scope, page.cursor);
-  const found: Record<string, unknown>[] = [];
-  let keys: Record<string, unknown>[] | undefined = ids.map((id) => ({ ownerId, id }));
-  while (keys !== undefined && keys.length > 0) {
-    const answer: BatchGetCommandOutput = await db.send(
-      new BatchGetCommand({ RequestItems: { [table()]: { Keys: keys } } }),
-    );
-    found.push(...(answer.Responses?.[table()] ?? []));
-    keys = answer.UnprocessedKeys?.[table()]?.Keys;
-  }
+  const found = await batchGet(
+    table(),
+    ids.map((id) => ({ ownerId, id })),
+  );
   const newestFirst = found
     .map(toProject)
     .filter((project) => below === undefined || project.id < below)

@@ -10,7 +10,9 @@ import type { AddressInfo } from 'node:net';
 // With `containing`, only a request whose body holds every one of those strings is dropped (say a
 // project's id and the key of its head), so that one write among many of the same operation is hit.
 // With `failing`, every request for an operation is answered 500 (never forwarded) until it is
-// turned off: the store failing a write for a while.
+// turned off: the store failing a write for a while. With `leaveUnprocessed`, the next BatchGetItem
+// calls are answered 200 with nothing read and every key they asked for unprocessed, as DynamoDB
+// answers one that exceeds the table's capacity (never forwarded).
 
 export interface ResponseDroppingProxy {
   /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
@@ -22,6 +24,8 @@ export interface ResponseDroppingProxy {
   dropNext(operation: string | string[], options?: DropOptions): void;
   /** Answers every request for `operation` with a 500 from now on (`false`: forwards them again). */
   failing(operation: string, on: boolean): void;
+  /** Answers the next `calls` BatchGetItem requests with every key unprocessed. */
+  leaveUnprocessed(calls: number): void;
   /** Requests seen per operation, and how many of their answers were dropped or failed. */
   seen(operation: string): { requests: number; dropped: number; failed: number };
   close(): Promise<void>;
@@ -53,6 +57,7 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     return index === -1 ? undefined : { rule: rules[index] as DropRule, index };
   };
   const failed = new Set<string>();
+  let unprocessedCalls = 0;
   const stats = new Map<string, { requests: number; dropped: number; failed: number }>();
   const statsOf = (operation: string) => {
     const found = stats.get(operation) ?? { requests: 0, dropped: 0, failed: 0 };
@@ -81,6 +86,13 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     }
     let body = Buffer.concat(chunks);
     const text = body.toString('utf8');
+    if (operation === 'BatchGetItem' && unprocessedCalls > 0) {
+      unprocessedCalls--;
+      const { RequestItems } = JSON.parse(text) as { RequestItems: Record<string, unknown> };
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify({ Responses: {}, UnprocessedKeys: RequestItems }));
+      return;
+    }
     const toDrop = ruleFor(operation, text, 'armed');
     const drop = toDrop !== undefined;
     if (toDrop?.rule.forgetToken) toDrop.rule.state = 'dropped';
@@ -129,6 +141,9 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     failing: (operation, on) => {
       if (on) failed.add(operation);
       else failed.delete(operation);
+    },
+    leaveUnprocessed: (calls) => {
+      unprocessedCalls = calls;
     },
     seen: (operation) => ({ ...statsOf(operation) }),
     close: () =>

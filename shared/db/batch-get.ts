@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BatchGetCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+
+// Reading many items of one table by key: BatchGetItem, 100 keys a call, and again for what DynamoDB
+// left unprocessed. It leaves keys unprocessed when the table's capacity or the call's 16 MB is
+// exceeded, and answers at once: asked again at once, it would likely leave them again, so each
+// retry waits twice as long as the one before (AWS's advice), within a bound that fails the request
+// rather than spin.
+
+/** How many keys one BatchGetItem may ask for. */
+export const BATCH_GET_MAX = 100;
+const ATTEMPTS = 5;
+const FIRST_WAIT_MS = 20;
+
+type Key = Record<string, unknown>;
+type Item = Record<string, unknown>;
+
+/**
+ * The items of `keys` that exist (in no particular order), `projection` naming the attributes to
+ * read when not all of them are wanted.
+ */
+export async function batchGet(
+  tableName: string,
+  keys: readonly Key[],
+  projection?: { expression: string; names?: Record<string, string> },
+): Promise<Item[]> {
+  const found: Item[] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_MAX) {
+    let pending: Key[] | undefined = keys.slice(start, start + BATCH_GET_MAX);
+    for (let attempt = 1; pending !== undefined && pending.length > 0; attempt++) {
+      if (attempt > ATTEMPTS) throw new Error(`BatchGetItem left keys of ${tableName} unprocessed`);
+      if (attempt > 1) await sleep(FIRST_WAIT_MS * 2 ** (attempt - 2));
+      const answer: BatchGetCommandOutput = await db.send(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName]: {
+              Keys: pending,
+              ...(projection && {
+                ProjectionExpression: projection.expression,
+                ...(projection.names && { ExpressionAttributeNames: projection.names }),
+              }),
+            },
+          },
+        }),
+      );
+      found.push(...(answer.Responses?.[tableName] ?? []));
+      pending = answer.UnprocessedKeys?.[tableName]?.Keys;
+    }
+  }
+  return found;
+}
