@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { ConflictError } from '#shared/model/errors.ts';
 import type { User as UserSchema } from '#shared/schemas/account-resources.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
 import { transactWrite } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
@@ -87,6 +88,13 @@ export async function findCredentials(email: string): Promise<Credentials | unde
 export async function findUser(id: string): Promise<User | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: table(), Key: userKey(id) }));
   return Item ? toUser(Item) : undefined;
+}
+
+/** The emails of the users of `ids` that exist, by id: one BatchGetItem of their profiles' two fields. */
+export async function emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const items = await batchGet(table(), ids.map(userKey), { expression: 'id, email' });
+  return new Map(items.map((item) => [String(item.id), String(item.email)]));
 }
 
 export async function updatePasswordHash(email: string, passwordHash: string): Promise<void> {

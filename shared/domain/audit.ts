@@ -6,6 +6,7 @@ import { changesOf, kindOf, projectOfItem, targetIdOf, teamOfItem } from '#share
 import { type EventFilters, listEvents, putEvent } from '#shared/db/audit-log.ts';
 import { auditScope } from '#shared/db/audit-scope.ts';
 import type { Page } from '#shared/db/pages.ts';
+import { emailsOf } from '#shared/db/users.ts';
 import { type AuditEvent, type AuditStamp, kindOfAction, targetTypeOf } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { logError } from '#shared/runtime/log.ts';
@@ -77,9 +78,22 @@ export async function recordChange(target: AuditEvent['target']): Promise<void> 
   scope.carried = true;
 }
 
-/** A page of the caller's team's events, newest first. */
-export const listAuditEvents = (
+/**
+ * A page of the caller's team's events, newest first, each person's email beside their id. The
+ * email is read with the page (one BatchGetItem of the page's people), not kept in the events:
+ * a user's email never changes, and it still names one who has left the team.
+ */
+export async function listAuditEvents(
   caller: Caller,
   filters: EventFilters,
   page: PageRequest,
-): Promise<Page<AuditEvent>> => listEvents(caller.team.id, filters, page);
+): Promise<Page<AuditEvent>> {
+  const found = await listEvents(caller.team.id, filters, page);
+  const people = new Set(found.items.flatMap(({ actor }) => (actor.type === 'user' ? [actor.id] : [])));
+  const emails = await emailsOf([...people]);
+  const items = found.items.map((event) => {
+    const email = event.actor.type === 'user' ? emails.get(event.actor.id) : undefined;
+    return email === undefined ? event : { ...event, actor: { ...event.actor, email } };
+  });
+  return { ...found, items };
+}

@@ -100,6 +100,8 @@ export type AuditOutcome = 'success' | 'denied';
 export interface AuditActor {
   type: 'user' | 'token' | 'system';
   id: string;
+  /** A user's email, filled in where events are read (shared/domain/audit.ts), never stored. */
+  email?: string;
   keyId?: string;
 }
 

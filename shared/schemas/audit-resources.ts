@@ -10,7 +10,12 @@ const exampleEvent = {
   at: '2026-11-25T09:15:00.000Z',
   action: 'production.promoted',
   outcome: 'success',
-  actor: { type: 'user', id: 'usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y', keyId: 'key_01JD8Z5C6D7E8F9G0H1J2K3M4N' },
+  actor: {
+    type: 'user',
+    id: 'usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y',
+    email: 'ada@example.com',
+    keyId: 'key_01JD8Z5C6D7E8F9G0H1J2K3M4N',
+  },
   target: { type: 'project', id: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A' },
   projectId: 'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
   requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
@@ -38,7 +43,12 @@ export const AuditEvent = z
       id: z.string().register(z.globalRegistry, {
         description: "The user's id, the team token's id, or `platform` for the platform's own moves.",
       }),
-      email: z.optional(z.string()),
+      email: z.optional(
+        z.string().register(z.globalRegistry, {
+          description:
+            "A user's email, also once they have left the team; absent for a token or the platform.",
+        }),
+      ),
       keyId: z.optional(
         z.string().register(z.globalRegistry, { description: "The user's key that made the request." }),
       ),

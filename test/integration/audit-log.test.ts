@@ -100,7 +100,7 @@ describe('refusals', () => {
       {
         ...common,
         action: 'production.promoted',
-        actor: { type: 'user', id: developer.userId, keyId: await keyOf(developer) },
+        actor: { type: 'user', id: developer.userId, email: developer.email, keyId: await keyOf(developer) },
         target: { type: 'project', id: project },
         // A refusal names the project of its path, so `?projectId=` finds it.
         projectId: project,
@@ -109,12 +109,40 @@ describe('refusals', () => {
       {
         ...common,
         action: 'project.created',
-        actor: { type: 'user', id: viewer.userId, keyId: await keyOf(viewer) },
+        actor: { type: 'user', id: viewer.userId, email: viewer.email, keyId: await keyOf(viewer) },
         target: { type: 'project', id: teamId },
         requestId: audit.requestIdOf(created),
       },
     ]);
     expect(await log(owner, teamId, `actorId=${outsider.userId}`)).toEqual([]);
+  });
+});
+
+describe('who acted', () => {
+  it('names a person by id and email, also once they have left the team', async () => {
+    const owner = await audit.newWatchedPerson('Owner');
+    const teamId = await audit.newWatchedTeam(gateway.baseUrl, owner);
+    const leaver = await audit.newWatchedPerson('Leaver');
+    await join(gateway.baseUrl, teamId, owner, leaver, 'developer');
+    await newProject(leaver.key, teamId);
+    const removed = await call(url(`/teams/${teamId}/members/${leaver.userId}`), {
+      method: 'DELETE',
+      key: owner.key,
+    });
+    expect(removed.status).toBe(204);
+
+    const made = await audit.eventually(
+      () => log(owner, teamId, `actorId=${leaver.userId}&action=project.created`),
+      (events) => events.length > 0,
+    );
+    expect(made.map(({ actor }) => actor)).toEqual([
+      {
+        type: 'user',
+        id: leaver.userId,
+        email: leaver.email,
+        keyId: await audit.keyIdOf(gateway.baseUrl, leaver.key),
+      },
+    ]);
   });
 });
 

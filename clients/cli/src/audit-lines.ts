@@ -30,6 +30,10 @@ export function changesText(changes: AuditEvent['changes']): string {
 }
 
 /** The events as a table, one line each. */
+/** Who acted: the type and id a filter takes (`--actor`), and a person's email beside them. */
+const actorText = ({ type, id, email }: AuditEvent['actor']): string =>
+  email === undefined ? `${type}:${id}` : `${type}:${id} (${email})`;
+
 export function auditTable(events: AuditEvent[]): string {
   return table(
     ['time', 'action', 'outcome', 'actor', 'target', 'project', 'ip', 'changes'],
@@ -37,7 +41,7 @@ export function auditTable(events: AuditEvent[]): string {
       event.at,
       event.action,
       event.outcome === 'denied' ? 'DENIED' : 'success',
-      `${event.actor.type}:${event.actor.id}`,
+      actorText(event.actor),
       `${event.target.type}:${event.target.id}`,
       event.projectId ?? '-',
       event.ip || '-',

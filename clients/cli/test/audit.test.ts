@@ -33,6 +33,9 @@ const { platform, platformText } = inProcessCli(() => gateway);
 const audit = async (env: Env, argv: string[] = []) =>
   (await platform(env, ['audit', ...argv])).json as AuditEvent[];
 
+/** `text` as a regular expression matching itself (an email's dots and plus signs). */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const actions = (events: AuditEvent[]) => events.map((event) => `${event.action} ${event.outcome}`);
 
 /**
@@ -82,7 +85,7 @@ describe('platform audit', () => {
       at: expect.any(String),
       action: 'project.deleted',
       outcome: 'denied',
-      actor: { type: 'user', id: bob.userId, keyId: expect.stringMatching(/^key_/) },
+      actor: { type: 'user', id: bob.userId, email: bob.email, keyId: expect.stringMatching(/^key_/) },
       target: { type: 'project', id: project },
       projectId: project,
       requestId: expect.any(String),
@@ -90,7 +93,7 @@ describe('platform audit', () => {
       userAgent: expect.any(String),
     });
     expect(renamed).toMatchObject({
-      actor: { type: 'user', id: ada.userId },
+      actor: { type: 'user', id: ada.userId, email: ada.email },
       target: { type: 'project', id: project },
       changes: { name: { from: 'web', to: 'site' } },
     });
@@ -102,7 +105,7 @@ describe('platform audit', () => {
     );
   });
 
-  it('prints one line per event, a refusal marked DENIED, what changed as from → to', async () => {
+  it('prints one line per event, who acted by id and email, a refusal marked DENIED, what changed as from → to', async () => {
     const { ada, bob, project, acme } = await acmeWithHistory();
     const { code, out } = await platformText(acme, ['audit']);
     expect(code).toBe(0);
@@ -112,12 +115,12 @@ describe('platform audit', () => {
     const time = '\\d{4}-\\d{2}-\\d{2}T\\S+Z';
     expect(lines[1]).toMatch(
       new RegExp(
-        `^${time}\\s+project\\.deleted\\s+DENIED\\s+user:${bob.userId}\\s+project:${project}\\s+${project}\\s+\\S+$`,
+        `^${time}\\s+project\\.deleted\\s+DENIED\\s+user:${bob.userId} \\(${escaped(bob.email)}\\)\\s+project:${project}\\s+${project}\\s+\\S+$`,
       ),
     );
     expect(lines[2]).toMatch(
       new RegExp(
-        `^${time}\\s+project\\.updated\\s+success\\s+user:${ada.userId}\\s+project:${project}\\s+${project}\\s+\\S+\\s+name: web → site$`,
+        `^${time}\\s+project\\.updated\\s+success\\s+user:${ada.userId} \\(${escaped(ada.email)}\\)\\s+project:${project}\\s+${project}\\s+\\S+\\s+name: web → site$`,
       ),
     );
   });

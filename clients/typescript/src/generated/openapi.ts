@@ -2545,6 +2545,7 @@ export interface components {
          *       "actor": {
          *         "type": "user",
          *         "id": "usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y",
+         *         "email": "ada@example.com",
          *         "keyId": "key_01JD8Z5C6D7E8F9G0H1J2K3M4N"
          *       },
          *       "target": {
@@ -2576,6 +2577,7 @@ export interface components {
                 type: "user" | "token" | "system";
                 /** @description The user's id, the team token's id, or `platform` for the platform's own moves. */
                 id: string;
+                /** @description A user's email, also once they have left the team; absent for a token or the platform. */
                 email?: string;
                 /** @description The user's key that made the request. */
                 keyId?: string;
