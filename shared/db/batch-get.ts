@@ -13,6 +13,15 @@ export const BATCH_GET_MAX = 100;
 const ATTEMPTS = 5;
 const FIRST_WAIT_MS = 20;
 
+/**
+ * Before a BatchGetItem's `attempt` (1 is the first): nothing, then a wait twice the one before;
+ * past the last attempt, the error that fails the request.
+ */
+export async function beforeAttempt(attempt: number, what: string): Promise<void> {
+  if (attempt > ATTEMPTS) throw new Error(`BatchGetItem left keys of ${what} unprocessed`);
+  if (attempt > 1) await sleep(FIRST_WAIT_MS * 2 ** (attempt - 2));
+}
+
 type Key = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
@@ -29,8 +38,7 @@ export async function batchGet(
   for (let start = 0; start < keys.length; start += BATCH_GET_MAX) {
     let pending: Key[] | undefined = keys.slice(start, start + BATCH_GET_MAX);
     for (let attempt = 1; pending !== undefined && pending.length > 0; attempt++) {
-      if (attempt > ATTEMPTS) throw new Error(`BatchGetItem left keys of ${tableName} unprocessed`);
-      if (attempt > 1) await sleep(FIRST_WAIT_MS * 2 ** (attempt - 2));
+      await beforeAttempt(attempt, tableName);
       const answer: BatchGetCommandOutput = await db.send(
         new BatchGetCommand({
           RequestItems: {

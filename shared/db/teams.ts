@@ -4,6 +4,7 @@ import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { forEachPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
+import type { ItemRead } from './with-membership.ts';
 
 // Teams and their members (the table's declaration in tables.ts says what each item is). A member's
 // role is read consistently on every request that acts in a shared team, so a role change or a
@@ -30,7 +31,7 @@ export interface Member {
   joinedAt: string;
 }
 
-const toTeam = (item: Record<string, unknown>): StoredTeam => ({
+export const toTeam = (item: Record<string, unknown>): StoredTeam => ({
   id: String(item.pk),
   name: String(item.name),
   createdAt: String(item.createdAt),
@@ -75,10 +76,15 @@ export async function findMember(teamId: string, userId: string): Promise<Member
   return Item ? toMember(Item) : undefined;
 }
 
+/** The read of a team's item, to send alone or beside the caller's membership (with-membership.ts). */
+export const teamRead = (teamId: string): ItemRead => ({
+  TableName: table(),
+  Key: teamKey(teamId),
+  ConsistentRead: true,
+});
+
 export async function findTeam(teamId: string): Promise<StoredTeam | undefined> {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: table(), Key: teamKey(teamId), ConsistentRead: true }),
-  );
+  const { Item } = await db.send(new GetCommand(teamRead(teamId)));
   return Item ? toTeam(Item) : undefined;
 }
 

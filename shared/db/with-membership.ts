@@ -1,5 +1,6 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TeamRole } from '#shared/model/roles.ts';
+import { beforeAttempt } from './batch-get.ts';
 import { db } from './client.ts';
 import { memberKey, roleOf, table as teamsTable } from './teams.ts';
 
@@ -21,8 +22,11 @@ export interface ItemWithRole {
   role: TeamRole | undefined;
 }
 
-/** BatchGetItem leaves keys unprocessed under load; they are asked for again, briefly. */
-const ATTEMPTS = 5;
+type Key = Record<string, string>;
+type Item = Record<string, unknown>;
+
+const hasKey = (item: Item, key: Key): boolean =>
+  Object.entries(key).every(([name, value]) => item[name] === value);
 
 export async function getWithMembership(
   read: ItemRead,
@@ -30,18 +34,28 @@ export async function getWithMembership(
   userId: string,
 ): Promise<ItemWithRole> {
   const teams = teamsTable();
-  let requested: Record<string, { Keys: Record<string, string>[]; ConsistentRead: boolean }> = {
-    [read.TableName]: { Keys: [read.Key], ConsistentRead: read.ConsistentRead === true },
-    [teams]: { Keys: [memberKey(teamId, userId)], ConsistentRead: true },
-  };
-  const found: Record<string, Record<string, unknown> | undefined> = {};
+  const member = memberKey(teamId, userId);
+  // An item of the teams table itself (the team) is asked for beside the membership, under the one
+  // table name BatchGetItem takes once: read consistently, as the membership must be.
+  let requested: Record<string, { Keys: Key[]; ConsistentRead: boolean }> =
+    read.TableName === teams
+      ? { [teams]: { Keys: [read.Key, member], ConsistentRead: true } }
+      : {
+          [read.TableName]: { Keys: [read.Key], ConsistentRead: read.ConsistentRead === true },
+          [teams]: { Keys: [member], ConsistentRead: true },
+        };
+  const found: { table: string; item: Item }[] = [];
   for (let attempt = 1; Object.keys(requested).length > 0; attempt++) {
-    if (attempt > ATTEMPTS) throw new Error('BatchGetItem left keys unprocessed');
+    await beforeAttempt(attempt, `${read.TableName} and ${teams}`);
     const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: requested }));
-    for (const [name, items] of Object.entries(Responses ?? {})) found[name] = items[0];
+    for (const [table, items] of Object.entries(Responses ?? {})) {
+      found.push(...items.map((item) => ({ table, item })));
+    }
     requested = (UnprocessedKeys ?? {}) as typeof requested;
   }
-  return { item: found[read.TableName], role: roleOf(found[teams]) };
+  const itemOf = (table: string, key: Key): Item | undefined =>
+    found.find((each) => each.table === table && hasKey(each.item, key))?.item;
+  return { item: itemOf(read.TableName, read.Key), role: roleOf(itemOf(teams, member)) };
 }
 
 /** The item alone, where the role is already known (a personal team). */

@@ -15,6 +15,7 @@ import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateTeamInput } from '#shared/schemas/teams.ts';
 import { teamNotFound } from './team-access.ts';
+import { readInTeam } from './team-reads.ts';
 
 // Teams as their members see them. A personal team has no item until it is renamed: its name is its
 // owner's, so users made before teams have one without anything written for them.
@@ -93,14 +94,17 @@ export async function listTeams(caller: Caller, page: PageRequest): Promise<Page
   return { items: teams, nextCursor: memberships.more ? await encodeCursor(scope, lastShown) : null };
 }
 
-/** The team the request acts in, as its member sees it (the chain has read their role). */
+/**
+ * The team the request acts in, as its member sees it: in a shared team, its item is read with the
+ * caller's membership (one call; 404 for one who is not in it).
+ */
 export async function getTeam(caller: Caller): Promise<Team> {
   const { team } = caller;
-  const role = team.role ?? 'viewer';
-  if (team.personal) return personalTeam(caller.userId, await store.findTeam(team.id));
-  const stored = await store.findTeam(team.id);
-  if (!stored) throw teamNotFound(team.id);
-  return shown(stored, role);
+  const item = await readInTeam(caller, store.teamRead(team.id));
+  const stored = item && store.toTeam(item);
+  if (team.personal) return personalTeam(caller.userId, stored);
+  if (!stored || team.role === undefined) throw teamNotFound(team.id);
+  return shown(stored, team.role);
 }
 
 export async function renameTeam(caller: Caller, name: string): Promise<Team> {

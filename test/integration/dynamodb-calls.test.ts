@@ -247,6 +247,31 @@ describe('DynamoDB round trips per request', () => {
     ]);
   });
 
+  it("GET /teams/{teamId}: 2, the team read with the caller's membership in one BatchGetItem; a non-member 404 after the same 2", async () => {
+    const [owner, viewer, stranger] = await Promise.all([
+      newPerson('Owner'),
+      newPerson('Viewer'),
+      newPerson(),
+    ]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    await join(gateway.baseUrl, teamId, owner, viewer, 'viewer');
+    const read = (key: string) => call(`${gateway.baseUrl}/teams/${teamId}`, { key });
+    let answer: Awaited<ReturnType<typeof read>> | undefined;
+    expect(
+      await countCalls(async () => {
+        answer = await read(viewer.key);
+      }),
+    ).toEqual(['UpdateItemCommand', 'BatchGetItemCommand']);
+    expect(answer?.status).toBe(200);
+    expect(answer?.body).toMatchObject({ id: teamId, role: 'viewer', personal: false });
+    expect(
+      await countCalls(async () => {
+        answer = await read(stranger.key);
+      }),
+    ).toEqual(['UpdateItemCommand', 'BatchGetItemCommand']);
+    expect(answer?.status).toBe(404);
+  });
+
   it('login: an unknown email and a wrong password cost the same calls before the password check', async () => {
     const email = uniqueEmail('timing');
     const post = (path: string, json: unknown) =>
