@@ -14,11 +14,11 @@ const ATTEMPTS = 5;
 const FIRST_WAIT_MS = 20;
 
 /**
- * Before a BatchGetItem's `attempt` (1 is the first): nothing, then a wait twice the one before;
- * past the last attempt, the error that fails the request.
+ * Before a batch call's `attempt` (1 is the first; BatchWriteItem leaves items unprocessed alike):
+ * nothing, then a wait twice the one before; past the last attempt, the error that fails the request.
  */
 export async function beforeAttempt(attempt: number, what: string): Promise<void> {
-  if (attempt > ATTEMPTS) throw new Error(`BatchGetItem left keys of ${what} unprocessed`);
+  if (attempt > ATTEMPTS) throw new Error(`A batch call left keys of ${what} unprocessed`);
   if (attempt > 1) await sleep(FIRST_WAIT_MS * 2 ** (attempt - 2));
 }
 
@@ -26,13 +26,13 @@ type Key = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
 /**
- * The items of `keys` that exist (in no particular order), `projection` naming the attributes to
- * read when not all of them are wanted.
+ * The items of `keys` that exist (in no particular order): only the attributes `projection` names
+ * when given (plain names, none reserved), read consistently when asked.
  */
 export async function batchGet(
   tableName: string,
   keys: readonly Key[],
-  projection?: { expression: string; names?: Record<string, string> },
+  options: { projection?: string; consistent?: boolean } = {},
 ): Promise<Item[]> {
   const found: Item[] = [];
   for (let start = 0; start < keys.length; start += BATCH_GET_MAX) {
@@ -44,10 +44,8 @@ export async function batchGet(
           RequestItems: {
             [tableName]: {
               Keys: pending,
-              ...(projection && {
-                ProjectionExpression: projection.expression,
-                ...(projection.names && { ExpressionAttributeNames: projection.names }),
-              }),
+              ...(options.projection && { ProjectionExpression: options.projection }),
+              ...(options.consistent && { ConsistentRead: true }),
             },
           },
         }),

@@ -12,6 +12,13 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db } from './client.ts';
 
+/**
+ * The wait before `attempt` + 1 of something that lost a race: growing with the attempt, and random
+ * (half to one and a half times `stepMs` per attempt) so that the racers do not meet again.
+ */
+export const afterLostRace = (attempt: number, stepMs = 10): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, stepMs * attempt * (0.5 + Math.random())));
+
 /** Attempts at a write refused because a transaction on its item was in progress. */
 const CONFLICTED_WRITE_ATTEMPTS = 4;
 
@@ -32,7 +39,7 @@ export async function conditionally<T>(
       return { failed: false, result: await write() };
     } catch (error) {
       if (error instanceof TransactionConflictException && attempt < CONFLICTED_WRITE_ATTEMPTS) {
-        await new Promise((resolve) => setTimeout(resolve, 10 * attempt * (0.5 + Math.random())));
+        await afterLostRace(attempt);
         continue;
       }
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
@@ -109,7 +116,7 @@ export async function transactWriteReasons(
       if (reasons === undefined) throw error;
       const retried = !reasons.includes('ConditionalCheckFailed') && reasons.includes('TransactionConflict');
       if (!retried || attempt >= TRANSACTION_ATTEMPTS) return { done: false, reasons, error };
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * (0.5 + Math.random())));
+      await afterLostRace(attempt, 20);
     }
   }
 }

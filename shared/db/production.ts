@@ -39,12 +39,17 @@ export interface ProductionState {
   pointer: StoredPointer | undefined;
 }
 
-/** One of the owner's projects with its pointer as stored; undefined when they have no such project. */
+/**
+ * One of the owner's projects with its pointer as stored; undefined when they have no such project.
+ * Read consistently: a move is decided on this pointer (already production? roll back to where?),
+ * and a move whose answer was lost recognizes its own write in it; a read that lagged the last move
+ * would answer "already production" for a pointer that was moved away, or miss its own write.
+ */
 export async function readProductionState(
   ownerId: string,
   projectId: string,
 ): Promise<ProductionState | undefined> {
-  const item = await findProjectItem(ownerId, projectId);
+  const item = await findProjectItem(ownerId, projectId, { consistent: true });
   if (!item) return undefined;
   const stored = item.production as Record<string, unknown> | undefined;
   const project = toProject(item);
@@ -58,13 +63,20 @@ export async function readProductionState(
   return { project, pointer };
 }
 
-/** Where a default rollback goes from a deployment that was production; undefined if it never was. */
+/**
+ * Where a default rollback goes from a deployment that was production; undefined if it never was.
+ * Read consistently: a rollback right after the promotion that wrote the marker must find it.
+ */
 export async function findPromotion(
   projectId: string,
   deploymentId: string,
 ): Promise<{ rollbackTo: string | null } | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: environmentTable(), Key: { projectId, sk: markerKey(deploymentId) } }),
+    new GetCommand({
+      TableName: environmentTable(),
+      Key: { projectId, sk: markerKey(deploymentId) },
+      ConsistentRead: true,
+    }),
   );
   if (!Item) return undefined;
   return { rollbackTo: typeof Item.rollbackTo === 'string' ? Item.rollbackTo : null };

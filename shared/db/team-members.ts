@@ -1,6 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { TeamRole } from '#shared/model/roles.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { beforeAttempt } from './batch-get.ts';
 import { db } from './client.ts';
 import { transactWriteReasons } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
@@ -105,7 +106,9 @@ export async function deleteTeamItems(teamId: string, callerId: string): Promise
   const first = (await teamItemKeys(teamId)).filter((key) => !last.includes(`${key.pk}|${key.sk}`));
   for (let at = 0; at < first.length; at += BATCH) {
     let requests = first.slice(at, at + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
-    while (requests.length > 0) {
+    for (let attempt = 1; requests.length > 0; attempt++) {
+      // Unprocessed under throttling: asked again after a wait, a bounded number of times.
+      await beforeAttempt(attempt, table());
       const { UnprocessedItems } = await db.send(
         new BatchWriteCommand({ RequestItems: { [table()]: requests } }),
       );

@@ -1,5 +1,6 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
+import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { forEachPage } from './pages.ts';
@@ -178,13 +179,8 @@ export async function listMemberships(
 
 /** Team items by id (at most 100), in no particular order; ids without one are left out. */
 export async function findTeams(teamIds: readonly string[]): Promise<StoredTeam[]> {
-  if (teamIds.length === 0) return [];
-  const { Responses } = await db.send(
-    new BatchGetCommand({
-      RequestItems: { [table()]: { Keys: teamIds.map(teamKey), ConsistentRead: true } },
-    }),
-  );
-  return (Responses?.[table()] ?? []).map(toTeam);
+  const items = await batchGet(table(), teamIds.map(teamKey), { consistent: true });
+  return items.map(toTeam);
 }
 
 /** Every item of a team's partition but the team item, by key: what deleting the team removes first. */

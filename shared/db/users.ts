@@ -79,21 +79,37 @@ async function isOwnMarker(email: string, userId: string, passwordHash: string):
   return Item?.userId === userId && Item.passwordHash === passwordHash;
 }
 
+/**
+ * Read consistently, as the profile after it: a client that registers and logs in at once (an
+ * onboarding script) must not be told its password is wrong, or fail, on a read that lags the write.
+ * Login is rare beside the requests its key makes; the second half unit is nothing.
+ */
 export async function findCredentials(email: string): Promise<Credentials | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: emailKey(email) }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: emailKey(email), ConsistentRead: true }),
+  );
   if (typeof Item?.userId !== 'string' || typeof Item.passwordHash !== 'string') return undefined;
   return { userId: Item.userId, passwordHash: Item.passwordHash };
 }
 
-export async function findUser(id: string): Promise<User | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: table(), Key: userKey(id) }));
+export async function findUser(
+  id: string,
+  options: { consistent?: boolean } = {},
+): Promise<User | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: table(),
+      Key: userKey(id),
+      ...(options.consistent && { ConsistentRead: true }),
+    }),
+  );
   return Item ? toUser(Item) : undefined;
 }
 
 /** The emails of the users of `ids` that exist, by id: one BatchGetItem of their profiles' two fields. */
 export async function emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const items = await batchGet(table(), ids.map(userKey), { expression: 'id, email' });
+  const items = await batchGet(table(), ids.map(userKey), { projection: 'id, email' });
   return new Map(items.map((item) => [String(item.id), String(item.email)]));
 }
 

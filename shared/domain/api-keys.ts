@@ -110,7 +110,8 @@ export interface NewKeyInput {
  * most MAX_KEYS_PER_USER of them (key-cap.ts), so that minting keys cannot multiply the allowance.
  */
 export async function createKey(caller: Caller, input: NewKeyInput): Promise<IssuedApiKey> {
-  const scopes = input.scopes ?? caller.scopes;
+  // Each scope once, as a team token's: `["read", "read"]` is the key `["read"]`.
+  const scopes = [...new Set(input.scopes ?? caller.scopes)];
   if (!coversAll(caller.scopes, scopes)) {
     throw new ValidationError(
       'scopes',

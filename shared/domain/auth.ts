@@ -33,7 +33,7 @@ export async function login(input: LoginInput): Promise<LoginResult> {
   if (needsRehash(credentials.passwordHash)) {
     await updatePasswordHash(input.email, await hashPassword(input.password));
   }
-  const user = await findUser(credentials.userId);
+  const user = await findUser(credentials.userId, { consistent: true });
   if (!user) throw new Error(`Credentials of ${credentials.userId} have no user`);
   // A full-scope key, named after the login that made it, so that it can be told apart in the list.
   const issued = await issueApiKey({ userId: user.id, role: user.role, name: `login ${isoNow()}` });

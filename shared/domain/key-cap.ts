@@ -1,4 +1,5 @@
 import type { KeyRecord } from '#shared/db/api-keys.ts';
+import { afterLostRace } from '#shared/db/conditional.ts';
 import { putKeyWithLedger, readKeyLedger } from '#shared/db/key-ledger.ts';
 import { ConflictError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
@@ -36,7 +37,7 @@ export async function putKeyWithinCap(key: KeyRecord, holder: keyof typeof overC
     }
     const entries = { ...live, [keyId]: key.expiresAt };
     if (await putKeyWithLedger(key.userId, ledger.version, entries, keyId, { ...key })) return;
-    await new Promise((resolve) => setTimeout(resolve, 10 * attempt * (0.5 + Math.random())));
+    await afterLostRace(attempt);
   }
   throw new ConflictError(`Other keys of this ${holder} are being made at the same time: try again`);
 }

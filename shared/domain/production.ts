@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { afterLostRace } from '#shared/db/conditional.ts';
 import { findDeployment } from '#shared/db/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as store from '#shared/db/production.ts';
@@ -37,9 +38,14 @@ async function stateOf(ownerId: string, projectId: string): Promise<store.Produc
   return state;
 }
 
-/** One of the owner's deployments of this project, ready; 404 or 409 naming its status otherwise. */
+/**
+ * One of the owner's deployments of this project, ready; 404 or 409 naming its status otherwise.
+ * Read consistently: promoting a deployment the moment its build reported ready must not be a 409.
+ */
 async function readyDeployment(ownerId: string, projectId: string, deploymentId: string) {
-  const deployment = isIdOf('dpl', deploymentId) ? await findDeployment(ownerId, deploymentId) : undefined;
+  const deployment = isIdOf('dpl', deploymentId)
+    ? await findDeployment(ownerId, deploymentId, { consistent: true })
+    : undefined;
   if (!deployment || deployment.projectId !== projectId) throw deploymentNotFound(deploymentId);
   if (deployment.status !== 'ready') {
     throw new ConflictError(
@@ -105,6 +111,7 @@ export async function promoteIfNewer(
     if (moved) return true;
   }
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (attempt > 1) await afterLostRace(attempt - 1);
     const state = await store.readProductionState(ownerId, deployment.projectId);
     if (tried && isOwnMove(state?.pointer, tried)) return true;
     if (!state?.project.autoPromotion) return false;
@@ -133,7 +140,10 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
   const deployment = await readyDeployment(caller.team.partition, state.project.id, input.deploymentId);
   let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    if (attempt > 1) state = await stateOf(caller.team.partition, projectId);
+    if (attempt > 1) {
+      await afterLostRace(attempt - 1);
+      state = await stateOf(caller.team.partition, projectId);
+    }
     const { project, pointer } = state;
     if (tried && isOwnMove(pointer, tried)) return withPointer(project, tried);
     const current = pointer?.deploymentId ?? null;
@@ -169,6 +179,7 @@ export async function rollback(caller: Caller, projectId: string, input: Rollbac
   mayTarget(caller, 'production', 'roll back');
   let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    if (attempt > 1) await afterLostRace(attempt - 1);
     const { project, pointer } = await stateOf(caller.team.partition, projectId);
     if (tried && isOwnMove(pointer, tried)) return withPointer(project, tried);
     const current = pointer?.deploymentId ?? null;

@@ -38,7 +38,8 @@ function stampOf(route: EndpointRoute, request: EndpointRequest, caller: Caller,
     actor: actorOf(caller),
     requestId: state.requestId,
     ip: state.sourceIp,
-    userAgent: (headerValue(request.event, 'user-agent') ?? '').slice(0, USER_AGENT_MAX),
+    // Well formed: a cut through a surrogate pair would leave a half that DynamoDB refuses.
+    userAgent: (headerValue(request.event, 'user-agent') ?? '').slice(0, USER_AGENT_MAX).toWellFormed(),
     ...(projectId === undefined ? {} : { projectId }),
   };
 }

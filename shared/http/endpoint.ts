@@ -5,6 +5,7 @@ import { withAuditScope } from '#shared/db/audit-scope.ts';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import type { Caller } from '#shared/model/caller.ts';
+import { SCOPES } from '#shared/model/scopes.ts';
 import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
@@ -122,7 +123,9 @@ function timed(middleware: Middleware): Middleware {
 function admissionFor(route: Route): Middleware[] {
   if (route.access === 'apiKey') {
     return [
-      timed(apiKeyAuth(route.scope)),
+      // The fallback answers any key's request 404 or 405, whatever its scopes: a read key sending
+      // DELETE to a known path learns its methods, not that it lacks a scope.
+      timed(apiKeyAuth(isFallback(route) ? SCOPES : route.scope)),
       ...(!isFallback(route) && route.tokens === 'refused' ? [usersOnly()] : []),
       ...(actsInTeam(route) ? [teamScope(route)] : []),
     ];

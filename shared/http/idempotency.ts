@@ -28,11 +28,19 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** What makes a retry the same request: method, path and body. */
-const fingerprintOf = (event: ProxyEvent, body: unknown): string =>
-  createHash('sha256')
-    .update(`${event.httpMethod}\n${event.path}\n${canonicalJson(body ?? null)}`)
+/**
+ * What makes a retry the same request: method, path, the team it acts in when it names one
+ * (`?teamId=`: the same key and body in another team is another request), and body. A request that
+ * names no team hashes as it always has, so that answers stored before the team was part of it
+ * still replay.
+ */
+function fingerprintOf(event: ProxyEvent, body: unknown): string {
+  const team = event.queryStringParameters?.teamId;
+  const target = team === undefined ? event.path : `${event.path}?teamId=${team}`;
+  return createHash('sha256')
+    .update(`${event.httpMethod}\n${target}\n${canonicalJson(body ?? null)}`)
     .digest('base64url');
+}
 
 function idempotencyKeyOf(event: ProxyEvent): string | undefined {
   const key = headerValue(event, HEADER);

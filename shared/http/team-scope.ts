@@ -1,8 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
 import { authorize, confirmMembership, teamNamed } from '#shared/domain/team-access.ts';
-import { ForbiddenError } from '#shared/model/errors.ts';
+import { ForbiddenError, ValidationError } from '#shared/model/errors.ts';
 import type { EndpointRoute } from '#shared/routes.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
+
+/** The longest team id accepted, as for every other id (shared/schemas/team-query.ts). */
+const TEAM_ID_MAX = 64;
 
 /**
  * After admission: the team the request acts in (`?teamId=`, the path's `{teamId}` on a team's own
@@ -23,6 +26,11 @@ export function teamScope(
     const caller = callerOf(request);
     const { pathParameters, queryStringParameters } = request.event;
     const named = route.team === 'path' ? pathParameters?.teamId : queryStringParameters?.teamId;
+    // Checked here, before the team is looked for (the handler's schemas come later): an empty
+    // `?teamId=` is not "no team", and a 404 never echoes kilobytes of what was sent.
+    if (named !== undefined && (named.length === 0 || named.length > TEAM_ID_MAX)) {
+      throw new ValidationError('teamId', `teamId must be 1 to ${TEAM_ID_MAX} characters`);
+    }
     caller.team = teamNamed(caller, named);
     if (route.membership !== 'withResource') await confirmMembership(caller);
     if (caller.team.role !== undefined && route.permission !== undefined) authorize(caller, route.permission);

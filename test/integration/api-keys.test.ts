@@ -74,6 +74,13 @@ describe('POST /v1/keys', () => {
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('98');
   });
 
+  it('keeps each scope once, however often it is named', async () => {
+    const { key } = await newCaller();
+    const created = await createKey(key, { name: 'reader', scopes: ['read', 'read'] });
+    expect(created.status).toBe(201);
+    expect((created.body as { key: ListedKey }).key.scopes).toEqual(['read']);
+  });
+
   it('never lets a key outlive the key that creates it', async () => {
     const { key } = await newCaller({ ttlSeconds: 2 * 24 * 60 * 60 });
     const tooLong = await createKey(key, { name: 'forever', expiresInDays: 3 });

@@ -258,12 +258,22 @@ describe('filters and pages', () => {
       [created?.id],
     );
     expect(await ids(`until=${events.at(-1)?.at ?? ''}&action=project.created`)).toEqual([]);
+    // A refusal of a request that changes nothing is filed under the permission it lacked.
+    expect(await ids('action=audit.read')).toEqual(where(({ action }) => action === 'audit.read'));
   });
 
   it.each([
     ['since=yesterday', 'since'],
     ['until=2026-13-01T00:00:00Z', 'until'],
     ['outcome=maybe', 'outcome'],
+    // A day that does not exist, which Date.parse would read as 3 March.
+    ['since=2026-02-31T00:00:00Z', 'since'],
+    // A window that ends before it starts: 400, not the store's refusal of the range.
+    ['since=2026-11-25T00:00:00Z&until=2026-11-24T00:00:00Z', 'until'],
+    ['action=', 'action'],
+    ['action=project.create', 'action'],
+    ['actorId=', 'actorId'],
+    ['projectId=', 'projectId'],
     ['limit=0', 'limit'],
     ['cursor=not-a-cursor', 'cursor'],
   ])('answers %s with 400 naming %s', async (query, field) => {

@@ -58,6 +58,20 @@ describe('requests no route serves', () => {
     expect(response.headers.get('allow')).toBe('GET, POST');
     expect(rateLimitOf(response)).toMatchObject({ limit: 50, remaining: 49 });
   });
+
+  it('answers a key of any scope 405 or 404 there, never a 403 for a scope the request does not need', async () => {
+    for (const scopes of [['read'], ['build']] as const) {
+      const { key } = await newCaller({ scopes: [...scopes] });
+      const wrongMethod = await call(`${gateway.baseUrl}/projects`, { method: 'DELETE', key });
+      expect({ scopes, status: wrongMethod.status, allow: wrongMethod.headers.get('allow') }).toEqual({
+        scopes,
+        status: 405,
+        allow: 'GET, POST',
+      });
+      const unknown = await call(`${gateway.baseUrl}/no/such/thing`, { key });
+      expect({ scopes, status: unknown.status }).toEqual({ scopes, status: 404 });
+    }
+  });
 });
 
 describe('request bodies', () => {

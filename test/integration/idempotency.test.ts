@@ -7,6 +7,7 @@ import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
+import { newPerson, newTeam } from '../support/teams.ts';
 import { newCaller } from '../support/users.ts';
 
 // A client whose POST timed out cannot know whether it was applied. With an Idempotency-Key it
@@ -93,6 +94,29 @@ describe('Idempotency-Key on POST /v1/projects', () => {
     expect(reused.status).toBe(422);
     expect(reused.body).toEqual({ error: 'idempotency_key_reused', message: expect.any(String) });
     expect(await projectCount(key)).toBe(1);
+  });
+
+  it('answers 422 when the key comes back with the same body for another team, and creates nothing there', async () => {
+    const owner = await newPerson('Owner');
+    const [one, two] = [await newTeam(gateway.baseUrl, owner), await newTeam(gateway.baseUrl, owner)];
+    const idempotencyKey = randomUUID();
+    const createIn = (teamId: string) =>
+      call(`${gateway.baseUrl}/projects?teamId=${teamId}`, {
+        method: 'POST',
+        key: owner.key,
+        json: { name: 'web' },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    expect((await createIn(one)).status).toBe(201);
+    const elsewhere = await createIn(two);
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toMatchObject({ error: 'idempotency_key_reused' });
+    const listed = await call(`${gateway.baseUrl}/projects?teamId=${two}`, { key: owner.key });
+    expect((listed.body as { projects: unknown[] }).projects).toEqual([]);
+    // The same team again is the same request: replayed.
+    const again = await createIn(one);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
   });
 
   it('answers 409 to duplicates that arrive while the first is still running, then replays the first', async () => {

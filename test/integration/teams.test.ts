@@ -67,6 +67,19 @@ describe('the personal team', () => {
       (unknown.body as { message: string }).message.replace('team_01JD8Z3Q4R5S6T7V8W9X0Y1Z2Q', 'X'),
     );
   });
+
+  it('is not what an empty or overlong teamId names: 400 naming teamId, in the query or the path', async () => {
+    const ada = await newPerson('Ada');
+    const long = `team_${'x'.repeat(60)}`;
+    for (const path of ['/projects?teamId=', `/projects?teamId=${long}`, `/teams/${long}`]) {
+      const response = await get(path, ada);
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 400,
+        body: { error: 'validation_error', message: 'teamId must be 1 to 64 characters', field: 'teamId' },
+      });
+    }
+  });
 });
 
 describe('a shared team', () => {
