@@ -34,7 +34,7 @@ import { replyResult } from './responses.ts';
 import { sourceThrottle } from './source-throttle.ts';
 import { teamScope, usersOnly } from './team-scope.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
-import { namedHeaders, parseInput } from './validate-input.ts';
+import { namedHeaders, parseInput, parseQuery } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
@@ -154,9 +154,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
     const accept = headerValue(event, 'accept');
     const input = {
       params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
-      query: schemas.query
-        ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query')
-        : undefined,
+      query: schemas.query ? parseQuery(schemas.query, event) : undefined,
       body: schemas.body ? parseInput(schemas.body, context.state.body, 'body') : undefined,
       headers: schemas.headers
         ? parseInput(schemas.headers, namedHeaders(schemas.headers, event.headers), 'headers')

@@ -74,6 +74,23 @@ describe('requests no route serves', () => {
   });
 });
 
+describe('query strings', () => {
+  it.each([
+    ['/deployments?status=ready&status=error', 'status'],
+    ['/projects?limit=5&limit=5', 'limit'],
+    ['/projects?teamId=team_a&teamId=team_b', 'teamId'],
+  ])('answers %s, a parameter given twice, with 400 naming it', async (path, field) => {
+    const { key } = await newCaller();
+    const response = await call(`${gateway.baseUrl}${path}`, { key });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      error: 'validation_error',
+      message: `${field} must be given once`,
+      field,
+    });
+  });
+});
+
 describe('request bodies', () => {
   const post = (options: Parameters<typeof call>[1]) =>
     call(`${gateway.baseUrl}/projects`, { method: 'POST', ...options });
