@@ -17,6 +17,7 @@ import { errorShaping } from './error-response.ts';
 import { headerValue } from './headers.ts';
 import { idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
+import { noBody } from './no-body.ts';
 import { originOf } from './origin.ts';
 import { ownRows } from './own-rows.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
@@ -39,7 +40,7 @@ import { namedHeaders, parseInput, parseQuery } from './validate-input.ts';
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
 //   -> admission (API key + rate limit, or the per-address throttle of /auth/*)
-//   -> body (size, type, JSON) -> the audit trail (the change it makes, a refusal) -> zod input
+//   -> body (size, type, JSON; on a route that takes none, none) -> the audit trail (the change it makes, a refusal) -> zod input
 //   -> handler.
 // Admission comes before the body: a stranger's body is never parsed, and a 413 or 415 has been
 // counted and carries the rate-limit headers like any other answer. Middy runs `after`/`onError`
@@ -186,7 +187,11 @@ function build<S extends InputSchemas, H extends HandlerName>(
     .use(errorShaping())
     .use(admissionFor(route))
     .use(
-      (typeof BUNDLED_TAKES_BODY === 'boolean' ? BUNDLED_TAKES_BODY : takesBody(route)) ? [jsonBody()] : [],
+      (typeof BUNDLED_TAKES_BODY === 'boolean' ? BUNDLED_TAKES_BODY : takesBody(route))
+        ? [jsonBody()]
+        : isFallback(route)
+          ? []
+          : [noBody()],
     )
     .use(route.access === 'apiKey' && !isFallback(route) ? [auditTrail(route)] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it

@@ -95,6 +95,24 @@ describe('request bodies', () => {
   const post = (options: Parameters<typeof call>[1]) =>
     call(`${gateway.baseUrl}/projects`, { method: 'POST', ...options });
 
+  it('refuses a body on a request whose route takes none with 400 naming body; none, or {}, is fine', async () => {
+    const { key } = await newCaller();
+    const created = await post({ key, json: { name: 'web' } });
+    const id = (created.body as { id: string }).id;
+    const remove = (options: Parameters<typeof call>[1]) =>
+      call(`${gateway.baseUrl}/projects/${id}`, { method: 'DELETE', key, ...options });
+    const refused = await remove({ json: { force: true } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: 'validation_error',
+      message: 'This request takes no body',
+      field: 'body',
+    });
+    // Refused before the handler: the project is still there.
+    expect((await call(`${gateway.baseUrl}/projects/${id}`, { key })).status).toBe(200);
+    expect((await remove({ json: {} })).status).toBe(204);
+  });
+
   it('rejects a body without Content-Type: application/json with 415', async () => {
     const { key } = await newCaller();
     const response = await post({
