@@ -5,6 +5,7 @@ import { LOG_RETENTION_DAYS, LOG_STREAMS, type LogStream } from '#shared/model/d
 import type { DeploymentState } from '#shared/model/deployment-states.ts';
 import { clock, nowSeconds } from '#shared/runtime/clock.ts';
 import { db } from './client.ts';
+import { forEachPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
 // A deployment's build log (shared/db/tables.ts, `deploymentLogs`): one head item that counts the
@@ -217,23 +218,21 @@ const PURGE_PAGE = 25;
  * next pass. (What a purge never reaches expires with the table's TTL.)
  */
 export async function purgeLog(deploymentId: string, until: number): Promise<boolean> {
-  for (;;) {
-    const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'deploymentId = :deployment',
-        ExpressionAttributeValues: { ':deployment': deploymentId },
-        ProjectionExpression: 'deploymentId, sk',
-        Limit: PURGE_PAGE,
-      }),
-    );
-    await Promise.all(
-      Items.map((item) =>
-        db.send(new DeleteCommand({ TableName: table(), Key: { deploymentId, sk: item.sk } })),
-      ),
-    );
-    // The query's last page (no key to go on from): what it found is all there was, now deleted.
-    if (LastEvaluatedKey === undefined) return true;
-    if (clock.now() >= until) return false;
-  }
+  return forEachPage(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'deploymentId = :deployment',
+      ExpressionAttributeValues: { ':deployment': deploymentId },
+      ProjectionExpression: 'deploymentId, sk',
+      Limit: PURGE_PAGE,
+    },
+    async ({ items }) => {
+      await Promise.all(
+        items.map((item) =>
+          db.send(new DeleteCommand({ TableName: table(), Key: { deploymentId, sk: item.sk } })),
+        ),
+      );
+      return clock.now() < until;
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type DeploymentState,
   ENTERED_AT,
@@ -11,6 +11,7 @@ import { db } from './client.ts';
 import { conditionally, putNew } from './conditional.ts';
 import { purgeLog } from './deployment-logs.ts';
 import { type Deployment, statusOf, table, toDeployment } from './deployments.ts';
+import { forEachPage } from './pages.ts';
 import { indexes } from './tables.ts';
 import { updateExpression } from './update-expression.ts';
 
@@ -147,28 +148,30 @@ const PURGE_PAGE = 25;
  * with many deployments neither holds its request nor keeps any.
  */
 export async function purgeProjectDeployments(projectId: string, until: number): Promise<boolean> {
-  for (;;) {
-    const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: indexes.deployments.byProject.name,
-        KeyConditionExpression: '#project = :projectId',
-        ExpressionAttributeNames: { '#project': indexes.deployments.byProject.partitionKey },
-        ExpressionAttributeValues: { ':projectId': projectId },
-        ProjectionExpression: 'ownerId, id',
-        Limit: PURGE_PAGE,
-      }),
-    );
-    const logsGone = await Promise.all(
-      Items.map(async (item) => {
-        if (!(await purgeLog(String(item.id), until))) return false;
-        await db.send(new DeleteCommand({ TableName: table(), Key: { ownerId: item.ownerId, id: item.id } }));
-        return true;
-      }),
-    );
-    if (!logsGone.every(Boolean)) return false;
-    // The query's last page (no key to go on from): every deployment it found is gone, logs first.
-    if (LastEvaluatedKey === undefined) return true;
-    if (clock.now() >= until) return false;
-  }
+  let logsGone = true;
+  const throughAll = await forEachPage(
+    {
+      TableName: table(),
+      IndexName: indexes.deployments.byProject.name,
+      KeyConditionExpression: '#project = :projectId',
+      ExpressionAttributeNames: { '#project': indexes.deployments.byProject.partitionKey },
+      ExpressionAttributeValues: { ':projectId': projectId },
+      ProjectionExpression: 'ownerId, id',
+      Limit: PURGE_PAGE,
+    },
+    async ({ items }) => {
+      const gone = await Promise.all(
+        items.map(async (item) => {
+          if (!(await purgeLog(String(item.id), until))) return false;
+          await db.send(
+            new DeleteCommand({ TableName: table(), Key: { ownerId: item.ownerId, id: item.id } }),
+          );
+          return true;
+        }),
+      );
+      logsGone = gone.every(Boolean);
+      return logsGone && clock.now() < until;
+    },
+  );
+  return logsGone && throughAll;
 }

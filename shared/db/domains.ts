@@ -10,7 +10,7 @@ import type {
 } from '#shared/schemas/domain-resources.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite, transactWriteConditions } from './conditional.ts';
-import { type Page, queryPage } from './pages.ts';
+import { forEachPage, type Page, queryPage } from './pages.ts';
 import { table as projectsTable } from './projects.ts';
 import { indexes, tableName } from './tables.ts';
 import { updateExpression } from './update-expression.ts';
@@ -257,36 +257,36 @@ const PURGE_PAGE = 25;
  */
 export async function purgeProjectDomains(projectId: string, until: number): Promise<boolean> {
   const index = indexes.domains.byProject;
-  for (;;) {
-    const { Items = [] } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: index.name,
-        KeyConditionExpression: '#project = :projectId',
-        ExpressionAttributeNames: { '#project': index.partitionKey },
-        ExpressionAttributeValues: { ':projectId': projectId },
-        ProjectionExpression: 'pk',
-        Limit: PURGE_PAGE,
-      }),
-    );
-    if (Items.length === 0) break;
-    await Promise.all(
-      // On the condition that the name is still this project's: one freed meanwhile may be another's.
-      Items.map((item) =>
-        conditionally(() =>
-          db.send(
-            new DeleteCommand({
-              TableName: table(),
-              Key: { pk: item.pk },
-              ConditionExpression: 'projectId = :projectId',
-              ExpressionAttributeValues: { ':projectId': projectId },
-            }),
+  const throughAll = await forEachPage(
+    {
+      TableName: table(),
+      IndexName: index.name,
+      KeyConditionExpression: '#project = :projectId',
+      ExpressionAttributeNames: { '#project': index.partitionKey },
+      ExpressionAttributeValues: { ':projectId': projectId },
+      ProjectionExpression: 'pk',
+      Limit: PURGE_PAGE,
+    },
+    async ({ items }) => {
+      await Promise.all(
+        // On the condition that the name is still this project's: one freed meanwhile may be another's.
+        items.map((item) =>
+          conditionally(() =>
+            db.send(
+              new DeleteCommand({
+                TableName: table(),
+                Key: { pk: item.pk },
+                ConditionExpression: 'projectId = :projectId',
+                ExpressionAttributeValues: { ':projectId': projectId },
+              }),
+            ),
           ),
         ),
-      ),
-    );
-    if (clock.now() >= until) return false;
-  }
+      );
+      return clock.now() < until;
+    },
+  );
+  if (!throughAll) return false;
   await db.send(new DeleteCommand({ TableName: table(), Key: countKey(projectId) }));
   return true;
 }

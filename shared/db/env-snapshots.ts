@@ -3,6 +3,7 @@ import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
 import type { VariableType } from '#shared/model/environment-variables.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { db } from './client.ts';
+import { forEachPage } from './pages.ts';
 import { tableName } from './tables.ts';
 
 // What a deployment builds with: the variables of its target when it was created, copied sealed
@@ -112,23 +113,21 @@ const PURGE_PAGE = 25;
  * project's DELETE runs it, and the purge consumer of the project's removal again.
  */
 export async function purgeEnvironment(projectId: string, until: number): Promise<boolean> {
-  for (;;) {
-    const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'projectId = :project',
-        ExpressionAttributeValues: { ':project': projectId },
-        ProjectionExpression: 'projectId, sk',
-        Limit: PURGE_PAGE,
-      }),
-    );
-    await Promise.all(
-      Items.map((item) =>
-        db.send(new DeleteCommand({ TableName: table(), Key: { projectId, sk: item.sk } })),
-      ),
-    );
-    // The query's last page (no key to go on from): what it found is all there was, now deleted.
-    if (LastEvaluatedKey === undefined) return true;
-    if (clock.now() >= until) return false;
-  }
+  return forEachPage(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'projectId = :project',
+      ExpressionAttributeValues: { ':project': projectId },
+      ProjectionExpression: 'projectId, sk',
+      Limit: PURGE_PAGE,
+    },
+    async ({ items }) => {
+      await Promise.all(
+        items.map((item) =>
+          db.send(new DeleteCommand({ TableName: table(), Key: { projectId, sk: item.sk } })),
+        ),
+      );
+      return clock.now() < until;
+    },
+  );
 }

@@ -63,18 +63,23 @@ export async function queryPage(
 
 /**
  * Every page of a Query, one after the other, handed to `each` (a whole partition: a team's items, an
- * owner's keys). For what must be read or changed whole, never for a page a client asked for.
+ * owner's keys). For what must be read or changed whole, never for a page a client asked for. Each
+ * page goes on from where the one before ended (never from the start again: a read that lags shows
+ * items just deleted). `each` returning false stops there; whether every page was handed over.
  */
 export async function forEachPage(
   query: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
-  each: (page: { items: Record<string, unknown>[]; count: number }) => Promise<void> | void,
-): Promise<void> {
+  // `unknown`: most callers return nothing; only `false` is read.
+  each: (page: { items: Record<string, unknown>[]; count: number }) => unknown,
+): Promise<boolean> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({ ...query, ...(start ? { ExclusiveStartKey: start } : {}) }),
     );
-    await each({ items: page.Items ?? [], count: page.Count ?? 0 });
+    const goOn = await each({ items: page.Items ?? [], count: page.Count ?? 0 });
     start = page.LastEvaluatedKey;
+    if (goOn === false && start) return false;
   } while (start);
+  return true;
 }
