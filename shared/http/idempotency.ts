@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { claim, complete, release, type StoredResponse } from '#shared/db/idempotency.ts';
-import { ConflictError, IdempotencyKeyReusedError, ValidationError } from '#shared/model/errors.ts';
+import { IdempotencyKeyReusedError, RequestInProgressError, ValidationError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/runtime/function-settings.ts';
 import { headerValue } from './headers.ts';
@@ -82,7 +82,7 @@ export function idempotent(
     }
     if (claimed.outcome === 'completed') return replayed(open(claimed.response, caller.userId, key));
     if (claimed.outcome === 'in_progress') {
-      throw new ConflictError(`A request with this ${HEADER} is still in progress; retry later`);
+      throw new RequestInProgressError(`A request with this ${HEADER} is still in progress; retry later`);
     }
 
     let response: ProxyResult;

@@ -47,6 +47,18 @@ export class ConflictError extends ApiError {
   override readonly code = 'conflict';
 }
 
+/**
+ * A request whose Idempotency-Key is held by one still running (often the client's own earlier
+ * attempt, timed out on its side): a 409 that says when to try again, so that a client retrying its
+ * own request waits for the first to finish and gets its answer replayed.
+ */
+export class RequestInProgressError extends ConflictError {
+  override name = 'RequestInProgressError';
+  override headers(): Record<string, string> {
+    return { 'Retry-After': '1' };
+  }
+}
+
 /** An Idempotency-Key sent again with a different request. */
 export class IdempotencyKeyReusedError extends ApiError {
   override name = 'IdempotencyKeyReusedError';

@@ -71,11 +71,13 @@ it('records one event for a request of every audited route, with its user, key, 
   const ownerActor: AuditActor = {
     type: 'user',
     id: owner.userId,
+    email: owner.email,
     keyId: await audit.keyIdOf(base, owner.key),
   };
   const memberActor: AuditActor = {
     type: 'user',
     id: member.userId,
+    email: member.email,
     keyId: await audit.keyIdOf(base, member.key),
   };
   const expected: Expected[] = [];
@@ -169,7 +171,7 @@ it('records one event for a request of every audited route, with its user, key, 
   };
   const { apiKey: buildKey, id: buildKeyId } = await newKey('build');
   await newKey('kept');
-  const builderActor: AuditActor = { type: 'user', id: owner.userId, keyId: buildKeyId };
+  const builderActor: AuditActor = { type: 'user', id: owner.userId, email: owner.email, keyId: buildKeyId };
 
   // A project, its variables, deployments, production, webhooks and domains.
   const projectMade = await send(owner.key, inTeam('/projects'), { method: 'POST', json: { name: 'web' } });

@@ -124,7 +124,12 @@ it('records an automatic promotion as the platform’s, under the request of the
     {
       ...common,
       action: 'deployment.event_reported',
-      actor: { type: 'user', id: owner.userId, keyId: await audit.keyIdOf(gateway.baseUrl, owner.key) },
+      actor: {
+        type: 'user',
+        id: owner.userId,
+        email: owner.email,
+        keyId: await audit.keyIdOf(gateway.baseUrl, owner.key),
+      },
       target: { type: 'deployment', id: deploymentId },
       changes: { status: { from: 'building', to: 'ready' } },
     },

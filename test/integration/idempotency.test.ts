@@ -132,6 +132,8 @@ describe('Idempotency-Key on POST /v1/projects', () => {
     for (const duplicate of duplicates) {
       expect(duplicate.status).toBe(409);
       expect(duplicate.body).toEqual({ error: 'conflict', message: expect.stringContaining('in progress') });
+      // Waiting is what the client should do: the first's answer is replayed once it is done.
+      expect(duplicate.headers.get('retry-after')).toBe('1');
     }
 
     held.release();

@@ -153,7 +153,10 @@ class Client {
         continue;
       }
       if (response.ok) return this.#reply(row, response);
-      if (attempt >= maxRetries || (response.status !== 429 && response.status < 500))
+      // A 409 with Retry-After: this request's Idempotency-Key is held by one still running (its own
+      // earlier attempt, say, that timed out here): waiting gets that one's answer replayed.
+      const inProgress = response.status === 409 && response.headers.has('retry-after');
+      if (attempt >= maxRetries || (response.status !== 429 && response.status < 500 && !inProgress))
         throw await errorOf(response);
       await response.body?.cancel();
       await sleep(retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt), options.signal);

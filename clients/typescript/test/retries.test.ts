@@ -48,6 +48,32 @@ describe('retries', () => {
     expect(waited).toBeLessThan(5000);
   });
 
+  it('retries a POST answered 409 with Retry-After (its key held by a request still running), and gets the one resource', async () => {
+    const inProgress: Fault = {
+      status: 409,
+      headers: { 'retry-after': '1' },
+      body: {
+        error: 'conflict',
+        message: 'A request with this Idempotency-Key is still in progress; retry later',
+      },
+    };
+    const { client, requests } = await through((n) => (n === 0 ? inProgress : 'forward'));
+    const project = await client.projects.create({ name: 'after-the-first' });
+    expect(requests.map((request) => request.method)).toEqual(['POST', 'POST']);
+    expect(requests[1]?.headers['idempotency-key']).toBe(requests[0]?.headers['idempotency-key']);
+    expect((await client.projects.list().page()).projects).toEqual([project]);
+  });
+
+  it('does not retry a 409 without Retry-After: a conflict that waiting does not change', async () => {
+    const taken: Fault = {
+      status: 409,
+      body: { error: 'conflict', message: 'A project with this name exists' },
+    };
+    const { client, requests } = await through(() => taken);
+    await expect(client.projects.create({ name: 'taken' })).rejects.toBeInstanceOf(PlatformError);
+    expect(requests).toHaveLength(1);
+  });
+
   it('retries a POST whose answer was lost with the same Idempotency-Key, and gets the one resource created', async () => {
     const { client, requests } = await through((n) => (n === 0 ? 'lose-answer' : 'forward'));
     const project = await client.projects.create({ name: 'once' });
