@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { LOG_RETENTION_DAYS, LOG_STREAMS, type LogStream } from '#shared/model/deployment-logs.ts';
 import type { DeploymentState } from '#shared/model/deployment-states.ts';
-import { clock, nowSeconds } from '#shared/runtime/clock.ts';
+import { nowSeconds } from '#shared/runtime/clock.ts';
 import { db } from './client.ts';
-import { forEachPage } from './pages.ts';
+import { purgePartition } from './partition-purge.ts';
 import { tableName } from './tables.ts';
 
 // A deployment's build log (shared/db/tables.ts, `deploymentLogs`): one head item that counts the
@@ -208,31 +208,11 @@ export async function readLines(
   return { lines: found.slice(0, limit), more: found.length > limit };
 }
 
-/** Items one purge pass reads, and deletes at once. */
-const PURGE_PAGE = 25;
-
 /**
  * Deletes a deployment's log (its head and every append's item), a page at a time, until none is
  * left or `until` has passed; whether none is left. Called before the deployment itself is deleted,
  * so that a purge cut short leaves the deployment, and with it the way back to its log, for the
  * next pass. (What a purge never reaches expires with the table's TTL.)
  */
-export async function purgeLog(deploymentId: string, until: number): Promise<boolean> {
-  return forEachPage(
-    {
-      TableName: table(),
-      KeyConditionExpression: 'deploymentId = :deployment',
-      ExpressionAttributeValues: { ':deployment': deploymentId },
-      ProjectionExpression: 'deploymentId, sk',
-      Limit: PURGE_PAGE,
-    },
-    async ({ items }) => {
-      await Promise.all(
-        items.map((item) =>
-          db.send(new DeleteCommand({ TableName: table(), Key: { deploymentId, sk: item.sk } })),
-        ),
-      );
-      return clock.now() < until;
-    },
-  );
-}
+export const purgeLog = (deploymentId: string, until: number): Promise<boolean> =>
+  purgePartition(table(), 'deploymentId', deploymentId, until);

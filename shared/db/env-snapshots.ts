@@ -1,9 +1,8 @@
-import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
 import type { VariableType } from '#shared/model/environment-variables.ts';
-import { clock } from '#shared/runtime/clock.ts';
 import { db } from './client.ts';
-import { forEachPage } from './pages.ts';
+import { purgePartition } from './partition-purge.ts';
 import { tableName } from './tables.ts';
 
 // What a deployment builds with: the variables of its target when it was created, copied sealed
@@ -104,30 +103,10 @@ export async function readSnapshot(projectId: string, deploymentId: string): Pro
   };
 }
 
-/** How many items one purge pass reads, and deletes at once. */
-const PURGE_PAGE = 25;
-
 /**
  * Deletes everything a project's partition holds (head, variables of every version, snapshots), a
  * page at a time, until none is left or `until` has passed; whether none is left. Idempotent: the
  * project's DELETE runs it, and the purge consumer of the project's removal again.
  */
-export async function purgeEnvironment(projectId: string, until: number): Promise<boolean> {
-  return forEachPage(
-    {
-      TableName: table(),
-      KeyConditionExpression: 'projectId = :project',
-      ExpressionAttributeValues: { ':project': projectId },
-      ProjectionExpression: 'projectId, sk',
-      Limit: PURGE_PAGE,
-    },
-    async ({ items }) => {
-      await Promise.all(
-        items.map((item) =>
-          db.send(new DeleteCommand({ TableName: table(), Key: { projectId, sk: item.sk } })),
-        ),
-      );
-      return clock.now() < until;
-    },
-  );
-}
+export const purgeEnvironment = (projectId: string, until: number): Promise<boolean> =>
+  purgePartition(table(), 'projectId', projectId, until);

@@ -1,12 +1,8 @@
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
 import { keyWith } from '../support/resources.ts';
-import {
-  type DropOptions,
-  type ResponseDroppingProxy,
-  startResponseDroppingProxy,
-} from '../support/response-dropping-proxy.ts';
-import { overrideSettings } from '../support/settings.ts';
+import type { DropOptions, ResponseDroppingProxy } from '../support/response-dropping-proxy.ts';
 import type { TestCaller } from '../support/users.ts';
 
 // Writes applied whose answers were lost (issue 38, item 1), in every loop that reads again and
@@ -17,24 +13,17 @@ import type { TestCaller } from '../support/users.ts';
 // as a new request that fails its own condition: then the loop reads what its own write left, and
 // must take it as done, never as someone else's change to undo, refuse or repeat.
 
+let proxied: ProxiedGateway;
 let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
-let restoreSettings: () => void;
 let newCaller: () => Promise<TestCaller>;
 
 beforeAll(async () => {
-  proxy = await startResponseDroppingProxy(process.env.DYNAMODB_ENDPOINT ?? '');
-  restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
-  // Imported only now: the store's client reads its endpoint when it loads.
-  const { startGateway } = await import('../support/gateway.ts');
+  proxied = await startProxiedGateway();
+  ({ proxy, gateway } = proxied);
   ({ newCaller } = await import('../support/users.ts'));
-  gateway = await startGateway();
 });
-afterAll(async () => {
-  await gateway.close();
-  await proxy.close();
-  restoreSettings();
-});
+afterAll(() => proxied.close());
 
 const WRITES = ['UpdateItem', 'TransactWriteItems', 'PutItem'];
 /** The head of a project's variables, as its key appears in a request's body. */

@@ -1,10 +1,7 @@
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
-import {
-  type ResponseDroppingProxy,
-  startResponseDroppingProxy,
-} from '../support/response-dropping-proxy.ts';
-import { overrideSettings } from '../support/settings.ts';
+import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
+import type { ResponseDroppingProxy } from '../support/response-dropping-proxy.ts';
 
 // A registration whose transaction was applied but whose answer was lost (issue 22, item 3): the
 // transaction is sent again, and whatever the store makes of it, the answer must be the 201 of the
@@ -14,22 +11,15 @@ import { overrideSettings } from '../support/settings.ts';
 // SDK then retries. The SDK's retry carries the same ClientRequestToken, which DynamoDB (and
 // DynamoDB Local) take as the same transaction; a retry without it fails its own conditions.
 
+let proxied: ProxiedGateway;
 let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
-let restoreSettings: () => void;
 
 beforeAll(async () => {
-  proxy = await startResponseDroppingProxy(process.env.DYNAMODB_ENDPOINT ?? '');
-  restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
-  // Imported only now: the store's client reads its endpoint when it loads.
-  const { startGateway } = await import('../support/gateway.ts');
-  gateway = await startGateway();
+  proxied = await startProxiedGateway();
+  ({ proxy, gateway } = proxied);
 });
-afterAll(async () => {
-  await gateway.close();
-  await proxy.close();
-  restoreSettings();
-});
+afterAll(() => proxied.close());
 
 const register = (email: string) =>
   call(`${gateway.backendUrl}/auth/register`, {

@@ -1,10 +1,7 @@
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
-import {
-  type ResponseDroppingProxy,
-  startResponseDroppingProxy,
-} from '../support/response-dropping-proxy.ts';
-import { overrideSettings } from '../support/settings.ts';
+import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
+import type { ResponseDroppingProxy } from '../support/response-dropping-proxy.ts';
 import type { TestCaller } from '../support/users.ts';
 
 // A read of many items by key (BatchGetItem, shared/db/batch-get.ts) that DynamoDB answers with keys
@@ -13,24 +10,17 @@ import type { TestCaller } from '../support/users.ts';
 // after a bounded number of calls. A proxy in front of DynamoDB Local answers BatchGetItem that way.
 // The list of keys reads its page's items in one BatchGetItem.
 
+let proxied: ProxiedGateway;
 let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
-let restoreSettings: () => void;
 let newCaller: () => Promise<TestCaller>;
 
 beforeAll(async () => {
-  proxy = await startResponseDroppingProxy(process.env.DYNAMODB_ENDPOINT ?? '');
-  restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
-  // Imported only now: the store's client reads its endpoint when it loads.
-  const { startGateway } = await import('../support/gateway.ts');
+  proxied = await startProxiedGateway();
+  ({ proxy, gateway } = proxied);
   ({ newCaller } = await import('../support/users.ts'));
-  gateway = await startGateway();
 });
-afterAll(async () => {
-  await gateway.close();
-  await proxy.close();
-  restoreSettings();
-});
+afterAll(() => proxied.close());
 
 /** A caller with two keys besides the one it calls with. */
 async function callerWithKeys(): Promise<string> {
