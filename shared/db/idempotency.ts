@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
 import { conditionally } from './conditional.ts';
@@ -31,13 +32,20 @@ export interface ClaimRequest {
   expiresAt: number;
 }
 
+/**
+ * Claims the record. Each claim carries an id of its own (`claim`), so that a claim applied whose
+ * answer was lost, and which the SDK sends again, recognizes its own record in the refusal and goes
+ * on as claimed, instead of answering its own request 409 "still in progress" until the lock runs out.
+ */
 export async function claim(request: ClaimRequest): Promise<Claim> {
+  const claimId = randomUUID();
   const put = await conditionally(() =>
     db.send(
       new PutCommand({
         TableName: table(),
         Item: {
           id: request.id,
+          claim: claimId,
           fingerprint: request.fingerprint,
           state: 'in_progress',
           lockedUntil: request.lockedUntil,
@@ -53,6 +61,7 @@ export async function claim(request: ClaimRequest): Promise<Claim> {
   );
   if (!put.failed) return { outcome: 'claimed' };
   const old = put.old ?? {};
+  if (old.claim === claimId) return { outcome: 'claimed' };
   const fingerprint = String(old.fingerprint);
   if (old.state === 'completed')
     return { outcome: 'completed', fingerprint, response: old.response as StoredResponse };

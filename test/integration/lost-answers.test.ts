@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
@@ -268,5 +269,27 @@ describe.each([
       { seq: 2, text: 'two' },
       { seq: 3, text: 'three' },
     ]);
+  });
+});
+
+describe("an Idempotency-Key's claim whose answer was lost", () => {
+  it('goes on as claimed: 201 once, not its own 409 "still in progress", and the retry is replayed', async () => {
+    const { key } = await newCaller();
+    const idempotencyKey = randomUUID();
+    const create = () =>
+      call(`${gateway.baseUrl}/projects`, {
+        method: 'POST',
+        key,
+        json: { name: 'web' },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    // The claim is the one write that puts a record `in_progress`.
+    const created = await withLostAnswer(['"in_progress"'], {}, create);
+    expect(created.status).toBe(201);
+    const again = await create();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    const listed = await call(`${gateway.baseUrl}/projects`, { key });
+    expect((listed.body as { projects: unknown[] }).projects).toHaveLength(1);
   });
 });
