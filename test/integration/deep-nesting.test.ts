@@ -5,9 +5,10 @@ import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';
 
 // A body nested thousands of levels deep (issue 22): every route that takes a body answers it with
-// the contract's 400 naming the limit, at once, instead of running out of stack (a 500) or spending
-// seconds copying paths. The time is measured and printed, with a bound far above it: the machine is
-// shared, and the test is about an answer in milliseconds rather than seconds, not about a number.
+// the contract's 400 naming the limit, instead of running out of stack (a 500). That the check walks
+// each value once is json-depth.test.ts's to show (a million levels); the time each route took is
+// printed for a reader, not judged: a first request to a route's function includes loading it, and a
+// CI run saw 1.4 s for that on a busy machine.
 
 const LEVELS = 9_000;
 const deepBody = `{"name":${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}}`;
@@ -63,6 +64,5 @@ it.each(bodyRoutes.map((route) => [`${route.method} ${route.path}`, route] as co
         message: 'Request body nests objects and arrays more than 32 levels deep',
       },
     });
-    expect(ms).toBeLessThan(1_000);
   },
 );

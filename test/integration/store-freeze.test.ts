@@ -96,6 +96,25 @@ const wave = (): Promise<Timed>[] => [
 ];
 
 /**
+ * Recovered without a restart: once thawed, the store first works off the calls that queued up on
+ * its sockets while it was frozen (each abandoned by its caller), which on a busy machine can take
+ * it past a fresh request's deadline; within RECOVERY_MS every kind answers as usual. (A CI run saw
+ * the wave right after the burst's thaw answer 500 for its three store calls.) Gives the last wave's
+ * statuses, by name.
+ */
+async function recoveredWave(): Promise<(string | number)[][]> {
+  const statuses = async () =>
+    (await Promise.all(wave())).map(({ name, response }) => [name, response.status]);
+  const recoveredBy = Date.now() + RECOVERY_MS;
+  let recovered = await statuses();
+  while (JSON.stringify(recovered) !== JSON.stringify(RECOVERED) && Date.now() < recoveredBy) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    recovered = await statuses();
+  }
+  return recovered;
+}
+
+/**
  * Watches this process's event loop: how long it was held up in all, counting only holds past
  * 50 ms (a timer's usual lateness, summed over thousands of ticks, is not the machine stopping us).
  */
@@ -161,18 +180,7 @@ describe('when DynamoDB freezes for ten seconds', () => {
       if (name !== 'login') expect(rateLimitOf(response).limit).toBeGreaterThan(0);
     }
 
-    // Recovered without a restart: once thawed, the store first works off the calls that queued up
-    // on its sockets while it was frozen (each abandoned by its caller), which on a busy machine
-    // can take it past a fresh request's deadline; within RECOVERY_MS every kind answers as usual.
-    const statuses = async () =>
-      (await Promise.all(wave())).map(({ name, response }) => [name, response.status]);
-    const recoveredBy = Date.now() + RECOVERY_MS;
-    let recovered = await statuses();
-    while (JSON.stringify(recovered) !== JSON.stringify(RECOVERED) && Date.now() < recoveredBy) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      recovered = await statuses();
-    }
-    expect(recovered).toEqual(RECOVERED);
+    expect(await recoveredWave()).toEqual(RECOVERED);
   }, 60_000);
 });
 
@@ -235,7 +243,6 @@ describe('when DynamoDB freezes for six seconds under a burst of 150 requests', 
       if (name !== 'login') expect(rateLimitOf(response).limit).toBeGreaterThan(0);
     }
 
-    const recovered = await Promise.all(wave());
-    expect(recovered.map(({ response }) => response.status)).toEqual([200, 200, 200, 201, 401]);
+    expect(await recoveredWave()).toEqual(RECOVERED);
   }, 60_000);
 });
