@@ -1,7 +1,8 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
-import { conditionally, transactWrite } from './conditional.ts';
+import { conditionally, transactWriteConditions } from './conditional.ts';
 import { tableName } from './tables.ts';
+import type { TeamOpenCheck } from './teams.ts';
 
 // The keys a user made with POST /keys, counted so that their number has a ceiling
 // (shared/domain/key-cap.ts): one ledger item per user, in the key table beside the keys it counts
@@ -40,8 +41,9 @@ export async function readKeyLedger(userId: string): Promise<KeyLedger> {
 
 /**
  * Puts a new key item (`keyItem`, id `keyId`) and the ledger with `entries` (the new key's included)
- * in one transaction, if the ledger is still at `readVersion`. False when another write got there
- * first; true also when the transaction was this call's own, applied and sent again.
+ * in one transaction, if the ledger is still at `readVersion` ('moved' when another write got there
+ * first) and, for a team's token, its team is open (`teamOpen`; 'teamClosed' otherwise). 'stored'
+ * also when the transaction was this call's own, applied and sent again.
  */
 export async function putKeyWithLedger(
   userId: string,
@@ -49,24 +51,30 @@ export async function putKeyWithLedger(
   entries: Record<string, number>,
   keyId: string,
   keyItem: Record<string, unknown>,
-): Promise<boolean> {
-  const stored = await transactWrite(() => ({
-    TransactItems: [
-      {
-        Put: {
-          TableName: table(),
-          Item: { ...ledgerKey(userId), version: readVersion + 1, entries },
-          ConditionExpression: readVersion === 0 ? 'attribute_not_exists(keyHash)' : 'version = :read',
-          ...(readVersion === 0 ? {} : { ExpressionAttributeValues: { ':read': readVersion } }),
+  teamOpen?: TeamOpenCheck,
+): Promise<'stored' | 'moved' | 'teamClosed'> {
+  const refused = await transactWriteConditions(
+    () => ({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table(),
+            Item: { ...ledgerKey(userId), version: readVersion + 1, entries },
+            ConditionExpression: readVersion === 0 ? 'attribute_not_exists(keyHash)' : 'version = :read',
+            ...(readVersion === 0 ? {} : { ExpressionAttributeValues: { ':read': readVersion } }),
+          },
         },
-      },
-      { Put: { TableName: table(), Item: keyItem, ConditionExpression: 'attribute_not_exists(keyHash)' } },
-    ],
-  }));
-  if (stored) return true;
+        { Put: { TableName: table(), Item: keyItem, ConditionExpression: 'attribute_not_exists(keyHash)' } },
+        ...(teamOpen ? [teamOpen] : []),
+      ],
+    }),
+    [0, 2],
+  );
+  if (refused === undefined) return 'stored';
+  if (refused === 2) return 'teamClosed';
   // A transaction applied whose answer was lost fails its own condition when sent again: the ledger
   // then already counts this call's key, whose id is fresh.
-  return (await readKeyLedger(userId)).entries[keyId] !== undefined;
+  return (await readKeyLedger(userId)).entries[keyId] !== undefined ? 'stored' : 'moved';
 }
 
 /** Takes a revoked key off its owner's ledger; nothing to do for a key the ledger does not count. */

@@ -5,10 +5,11 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
 import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
-import { conditionally, putNew, transactWrite } from './conditional.ts';
+import { conditionally, putNew, transactWrite, transactWriteConditions } from './conditional.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { forEachPage, type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
+import type { TeamOpenCheck } from './teams.ts';
 import { updateExpression } from './update-expression.ts';
 import type { ItemRead } from './with-membership.ts';
 
@@ -55,15 +56,31 @@ function toPointer(stored: unknown): Project['production'] {
 
 /**
  * Puts a new project: no production deployment yet, automatic promotion on (both implied by
- * absence), no variables.
+ * absence), no variables. In a shared team, in one transaction with `teamOpen` (its token makes the
+ * SDK's retry of a lost answer a no-op): false when that check refused it.
  */
-export async function putProject(ownerId: string, project: Project): Promise<void> {
+export async function putProject(
+  ownerId: string,
+  project: Project,
+  teamOpen?: TeamOpenCheck,
+): Promise<boolean> {
   const { production: _none, autoPromotion: _on, ...stored } = project;
-  await putNew(
-    (input) => db.send(new PutCommand(input)),
-    { TableName: table(), Item: { ownerId, ...stored, [VARIABLES_HEAD]: NO_VARIABLES } },
-    'id',
+  const item = { ownerId, ...stored, [VARIABLES_HEAD]: NO_VARIABLES };
+  if (!teamOpen) {
+    await putNew((input) => db.send(new PutCommand(input)), { TableName: table(), Item: item }, 'id');
+    return true;
+  }
+  const refused = await transactWriteConditions(
+    (attempt) => ({
+      ClientRequestToken: `${project.id}-${attempt}`,
+      TransactItems: [
+        { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(id)' } },
+        teamOpen,
+      ],
+    }),
+    [1],
   );
+  return refused === undefined;
 }
 
 /**

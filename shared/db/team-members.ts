@@ -5,7 +5,7 @@ import { beforeAttempt } from './batch-get.ts';
 import { db } from './client.ts';
 import { transactWriteReasons } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
-import { type Member, memberKey, table, teamItemKeys, teamKey, toMember } from './teams.ts';
+import { isClosingKey, type Member, memberKey, table, teamItemKeys, teamKey, toMember } from './teams.ts';
 
 // Changes to who is in a team. The team item counts its owners, and every change that takes an
 // owner away decrements it on condition that another remains, in the same transaction as the change:
@@ -103,7 +103,10 @@ const BATCH = 25;
  */
 export async function deleteTeamItems(teamId: string, callerId: string): Promise<boolean> {
   const last = [teamKey(teamId), memberKey(teamId, callerId)].map((key) => `${key.pk}|${key.sk}`);
-  const first = (await teamItemKeys(teamId)).filter((key) => !last.includes(`${key.pk}|${key.sk}`));
+  // The closing item stays (shared/db/teams.ts): it refuses what a late request would add.
+  const first = (await teamItemKeys(teamId)).filter(
+    (key) => !last.includes(`${key.pk}|${key.sk}`) && !isClosingKey(key),
+  );
   for (let at = 0; at < first.length; at += BATCH) {
     let requests = first.slice(at, at + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
     for (let attempt = 1; requests.length > 0; attempt++) {

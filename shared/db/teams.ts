@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
 import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
@@ -16,6 +16,54 @@ export const table = (): string => tableName('teams');
 export const TEAM_SORT_KEY = 'team';
 export const teamKey = (teamId: string) => ({ pk: teamId, sk: TEAM_SORT_KEY });
 export const memberKey = (teamId: string, userId: string) => ({ pk: teamId, sk: `member#${userId}` });
+
+/**
+ * A team being deleted is closed to new projects, webhooks and tokens: an item beside the team's says
+ * until when (epoch ms). Each of those is written in one transaction with `standsOpen`, so one made
+ * after the close is refused, and one made before it is found by the deletion's consistent reads
+ * (shared/domain/teams.ts). The item outlives the team: TTL removes it an hour on.
+ */
+const closingKey = (teamId: string) => ({ pk: teamId, sk: 'closing' });
+
+export const isClosingKey = (key: { sk: string }): boolean => key.sk === 'closing';
+
+/** Closes the team to new things until `untilMs`. */
+export async function closeTeam(teamId: string, untilMs: number): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: table(),
+      Item: { ...closingKey(teamId), until: untilMs, expiresAt: Math.ceil(untilMs / 1000) + 3_600 },
+    }),
+  );
+}
+
+/** Opens the team again after a deletion that did not go ahead: only the close made until `untilMs`. */
+export async function reopenTeam(teamId: string, untilMs: number): Promise<void> {
+  await conditionally(() =>
+    db.send(
+      new DeleteCommand({
+        TableName: table(),
+        Key: closingKey(teamId),
+        ConditionExpression: '#until = :until',
+        ExpressionAttributeNames: { '#until': 'until' },
+        ExpressionAttributeValues: { ':until': untilMs },
+      }),
+    ),
+  );
+}
+
+/** A transaction's check that the team is not closed at `nowMs`: beside the put of a new thing of the team. */
+export const standsOpen = (teamId: string, nowMs: number) => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: closingKey(teamId),
+    ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
+    ExpressionAttributeNames: { '#until': 'until' },
+    ExpressionAttributeValues: { ':now': nowMs },
+  },
+});
+
+export type TeamOpenCheck = ReturnType<typeof standsOpen>;
 
 export interface StoredTeam {
   id: string;

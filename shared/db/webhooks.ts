@@ -4,9 +4,10 @@ import type { SubscribedEvent } from '#shared/model/webhook-events.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Webhook as WebhookSchema } from '#shared/schemas/webhook-resources.ts';
 import { db } from './client.ts';
-import { conditionally, transactWrite } from './conditional.ts';
+import { conditionally, transactWrite, transactWriteConditions } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
+import type { TeamOpenCheck } from './teams.ts';
 import { updateExpression } from './update-expression.ts';
 
 // Webhook subscriptions under their owner (partition `ownerId`, sort `id`). Beside them, one item
@@ -53,7 +54,8 @@ const toStoredWebhook = (item: Record<string, unknown>): StoredWebhook => ({
 });
 
 /**
- * Stores a new subscription unless the owner has `max` already: false then. The counter's update
+ * Stores a new subscription unless the owner has `max` already ('full'), or its team is closed for
+ * deletion (`teamOpen` fails: 'teamClosed'). The counter's update
  * and the put are one transaction; its token makes the SDK's retry of a lost response a no-op. Two
  * creates of one owner at once conflict on the counter (DynamoDB cancels one): the loser tries again.
  */
@@ -61,29 +63,35 @@ export async function putWebhook(
   ownerId: string,
   webhook: Webhook & { secret: string },
   max: number,
-): Promise<boolean> {
+  teamOpen?: TeamOpenCheck,
+): Promise<'stored' | 'full' | 'teamClosed'> {
   const { description, ...rest } = webhook;
-  return transactWrite((attempt) => ({
-    ClientRequestToken: `${webhook.id}-${attempt}`,
-    TransactItems: [
-      {
-        Update: {
-          TableName: table(),
-          Key: { ownerId, id: COUNT_ID },
-          UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
-          ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
+  const refused = await transactWriteConditions(
+    (attempt) => ({
+      ClientRequestToken: `${webhook.id}-${attempt}`,
+      TransactItems: [
+        {
+          Update: {
+            TableName: table(),
+            Key: { ownerId, id: COUNT_ID },
+            UpdateExpression: 'SET subscriptions = if_not_exists(subscriptions, :zero) + :one',
+            ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
+          },
         },
-      },
-      {
-        Put: {
-          TableName: table(),
-          Item: { ownerId, ...rest, ...(description === null ? {} : { description }) },
-          ConditionExpression: 'attribute_not_exists(id)',
+        {
+          Put: {
+            TableName: table(),
+            Item: { ownerId, ...rest, ...(description === null ? {} : { description }) },
+            ConditionExpression: 'attribute_not_exists(id)',
+          },
         },
-      },
-    ],
-  }));
+        ...(teamOpen ? [teamOpen] : []),
+      ],
+    }),
+    [0, 2],
+  );
+  return refused === undefined ? 'stored' : refused === 0 ? 'full' : 'teamClosed';
 }
 
 /** The owner's subscription with its secret (the delivery, the ping), or undefined. */
@@ -115,13 +123,20 @@ export async function listWebhooks(ownerId: string, page: PageRequest): Promise<
   return { items: result.items.map(toWebhook), nextCursor: result.nextCursor };
 }
 
-/** Every subscription of an owner (at most ten: one Query), secrets left out: the fan-out's read. */
-export async function allWebhooksOf(ownerId: string): Promise<Webhook[]> {
+/**
+ * Every subscription of an owner (at most ten: one Query), secrets left out: the fan-out's read, and
+ * a team deletion's, `consistent` so that it sees one made just before.
+ */
+export async function allWebhooksOf(
+  ownerId: string,
+  read: { consistent?: boolean } = {},
+): Promise<Webhook[]> {
   const { Items = [] } = await db.send(
     new QueryCommand({
       TableName: table(),
       KeyConditionExpression: 'ownerId = :ownerId AND begins_with(id, :prefix)',
       ExpressionAttributeValues: { ':ownerId': ownerId, ':prefix': ID_PREFIX },
+      ...(read.consistent ? { ConsistentRead: true } : {}),
     }),
   );
   return Items.map(toWebhook);

@@ -1,8 +1,10 @@
 import type { KeyRecord } from '#shared/db/api-keys.ts';
 import { afterLostRace } from '#shared/db/conditional.ts';
 import { putKeyWithLedger, readKeyLedger } from '#shared/db/key-ledger.ts';
+import type { TeamOpenCheck } from '#shared/db/teams.ts';
 import { ConflictError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
+import { teamClosed } from './team-closing.ts';
 
 // Each key a user makes with POST /keys carries the allowance of the key that made it, so without
 // a ceiling a user multiplies their allowance by minting keys (issue 22). 20 keys a user: a CI
@@ -23,8 +25,15 @@ const overCap = {
   team: `A team may hold at most ${MAX_KEYS_PER_USER} team tokens at once: revoke one (DELETE /teams/{teamId}/tokens/{id}) first`,
 } as const;
 
-/** Stores a new key's record if its holder (a user, or a team for its tokens) holds fewer than MAX_KEYS_PER_USER. */
-export async function putKeyWithinCap(key: KeyRecord, holder: keyof typeof overCap = 'user'): Promise<void> {
+/**
+ * Stores a new key's record if its holder (a user, or a team for its tokens) holds fewer than
+ * MAX_KEYS_PER_USER; a team's token also only while the team is open (`teamOpen`, team-closing.ts).
+ */
+export async function putKeyWithinCap(
+  key: KeyRecord,
+  holder: keyof typeof overCap = 'user',
+  teamOpen?: TeamOpenCheck,
+): Promise<void> {
   const { keyId } = key;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const ledger = await readKeyLedger(key.userId);
@@ -36,7 +45,9 @@ export async function putKeyWithinCap(key: KeyRecord, holder: keyof typeof overC
       throw new ConflictError(overCap[holder]);
     }
     const entries = { ...live, [keyId]: key.expiresAt };
-    if (await putKeyWithLedger(key.userId, ledger.version, entries, keyId, { ...key })) return;
+    const stored = await putKeyWithLedger(key.userId, ledger.version, entries, keyId, { ...key }, teamOpen);
+    if (stored === 'stored') return;
+    if (stored === 'teamClosed') throw teamClosed(key.userId);
     await afterLostRace(attempt);
   }
   throw new ConflictError(`Other keys of this ${holder} are being made at the same time: try again`);

@@ -8,6 +8,7 @@ import { isIdOf, newId } from '#shared/model/ids.ts';
 import { clock, isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
+import { teamClosed, teamOpenCheck } from './team-closing.ts';
 import { readInTeam } from './team-reads.ts';
 import { reaches, spansTeam } from './token-reach.ts';
 
@@ -34,7 +35,9 @@ export async function createProject(caller: Caller, input: CreateProjectInput): 
     createdAt: now,
     updatedAt: now,
   };
-  await projects.putProject(caller.team.partition, project);
+  if (!(await projects.putProject(caller.team.partition, project, teamOpenCheck(caller)))) {
+    throw teamClosed(caller.team.id);
+  }
   return project;
 }
 

@@ -14,6 +14,7 @@ import type { TeamToken as TeamTokenSchema } from '#shared/schemas/team-token-re
 import type { CreateTeamTokenInput } from '#shared/schemas/team-tokens.ts';
 import { issueApiKey } from './api-keys.ts';
 import { putKeyWithinCap } from './key-cap.ts';
+import { teamOpenCheck } from './team-closing.ts';
 
 // Team tokens: keys that act as their team, for CI. They are API keys in every way admission cares
 // about (format, digest-only storage, checksum, one counting write), listed under the team's id, with
@@ -83,7 +84,7 @@ export async function createTeamToken(
     // Counted like a user's keys, under the team: minting tokens cannot multiply the allowance.
     async (made) => {
       record = made;
-      await putKeyWithinCap(made, 'team');
+      await putKeyWithinCap(made, 'team', teamOpenCheck(caller));
     },
   );
   if (!record) throw new Error('the token was not stored');

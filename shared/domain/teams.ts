@@ -11,7 +11,8 @@ import { ConflictError } from '#shared/model/errors.ts';
 import { newId } from '#shared/model/ids.ts';
 import type { TeamRole } from '#shared/model/roles.ts';
 import { personalTeamIdOf } from '#shared/model/teams.ts';
-import { isoNow } from '#shared/runtime/clock.ts';
+import { clock, isoNow } from '#shared/runtime/clock.ts';
+import { FUNCTION_TIMEOUT_SECONDS } from '#shared/runtime/function-settings.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateTeamInput } from '#shared/schemas/teams.ts';
 import { teamNotFound } from './team-access.ts';
@@ -120,19 +121,40 @@ export async function renameTeam(caller: Caller, name: string): Promise<Team> {
   return shown(renamed, team.role ?? 'owner', team.personal);
 }
 
-/** Deletes a team that has no projects left (409 naming how many it has); never a personal team. */
+/**
+ * How long a deletion keeps its team closed to new projects, webhooks and tokens: its own function's
+ * time, then the time of a request that passed its membership check just before the team went.
+ */
+const CLOSED_FOR_MS = 2 * FUNCTION_TIMEOUT_SECONDS * 1000;
+
+/**
+ * Deletes a team that has no projects left (409 naming how many it has); never a personal team.
+ * Closed first: a project, webhook or token written after the close is refused (409), and one
+ * written before it is seen by the consistent reads that follow, so nothing is left behind in a
+ * team that is gone. A deletion that does not go ahead opens the team again.
+ */
 export async function deleteTeam(caller: Caller): Promise<void> {
   const { team } = caller;
   if (team.personal) throw new ConflictError('A personal team cannot be deleted');
-  const projects = await countProjects(team.partition);
-  if (projects > 0) {
-    throw new ConflictError(
-      `Team ${team.id} still has ${projects} project${projects === 1 ? '' : 's'}: delete ${projects === 1 ? 'it' : 'them'} first`,
-    );
+  const until = clock.now() + CLOSED_FOR_MS;
+  await store.closeTeam(team.id, until);
+  try {
+    const projects = await countProjects(team.partition);
+    if (projects > 0) {
+      throw new ConflictError(
+        `Team ${team.id} still has ${projects} project${projects === 1 ? '' : 's'}: delete ${projects === 1 ? 'it' : 'them'} first`,
+      );
+    }
+    // Its tokens first: none may act in a team that is going. Then its webhooks: nothing of it is
+    // left to send them events, and no one could list or delete them afterwards.
+    await revokeAllKeysOf(team.id, isoNow());
+    for (const webhook of await allWebhooksOf(team.partition, { consistent: true })) {
+      await deleteWebhook(team.partition, webhook.id);
+    }
+    if (!(await deleteTeamItems(team.id, caller.userId))) throw teamNotFound(team.id);
+  } catch (error) {
+    // Were the reopening to fail, the close ends by itself at `until`; the deletion's error is the answer.
+    await store.reopenTeam(team.id, until).catch(() => undefined);
+    throw error;
   }
-  // Its tokens first: none may act in a team that is going. Then its webhooks: nothing of it is
-  // left to send them events, and no one could list or delete them afterwards.
-  await revokeAllKeysOf(team.id, isoNow());
-  for (const webhook of await allWebhooksOf(team.partition)) await deleteWebhook(team.partition, webhook.id);
-  if (!(await deleteTeamItems(team.id, caller.userId))) throw teamNotFound(team.id);
 }

@@ -14,6 +14,7 @@ import { messageIdOf } from '#shared/webhooks/messages.ts';
 import { newWebhookSecret } from '#shared/webhooks/signer.ts';
 import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
 import { recordChange } from './audit.ts';
+import { teamClosed, teamOpenCheck } from './team-closing.ts';
 import { spansTeam } from './token-reach.ts';
 
 export type { Webhook } from '#shared/db/webhooks.ts';
@@ -54,7 +55,14 @@ export async function createWebhook(caller: Caller, input: CreateWebhookInput): 
     updatedAt: now,
   };
   const secret = newWebhookSecret();
-  if (!(await store.putWebhook(caller.team.partition, { ...webhook, secret }, MAX_WEBHOOKS_PER_USER))) {
+  const stored = await store.putWebhook(
+    caller.team.partition,
+    { ...webhook, secret },
+    MAX_WEBHOOKS_PER_USER,
+    teamOpenCheck(caller),
+  );
+  if (stored === 'teamClosed') throw teamClosed(caller.team.id);
+  if (stored === 'full') {
     throw new ConflictError(
       `You have ${MAX_WEBHOOKS_PER_USER} webhooks already, the most a user may have; delete one first`,
     );

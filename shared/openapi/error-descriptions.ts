@@ -41,7 +41,7 @@ export const errorDescriptions: Record<ErrorCode, ErrorDescription> = {
   },
   conflict: {
     description:
-      'The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer).',
+      'The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer).',
     exampleMessage: 'A user with this email already exists',
   },
   payload_too_large: { description: 'The request body is over 64 KiB.' },

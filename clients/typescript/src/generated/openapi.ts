@@ -1883,7 +1883,7 @@ export interface components {
             message: string;
         };
         /**
-         * @description The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer).
+         * @description The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer).
          * @example {
          *       "error": "conflict",
          *       "message": "A user with this email already exists"
@@ -3066,7 +3066,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3790,7 +3790,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3981,7 +3981,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4427,7 +4427,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4861,7 +4861,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5145,7 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5321,7 +5321,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5503,7 +5503,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5646,7 +5646,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5951,7 +5951,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6265,7 +6265,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6591,7 +6591,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6778,7 +6778,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6931,7 +6931,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7450,7 +7450,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7884,7 +7884,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8472,7 +8472,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8847,7 +8847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9145,7 +9145,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9558,7 +9558,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9698,7 +9698,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9997,7 +9997,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10430,7 +10430,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10869,7 +10869,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11133,7 +11133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
+            /** @description `conflict`: The request conflicts with what exists: an email address already registered, a deployment whose current status does not allow the change (the message names that status), a new project, webhook or token in a team that is being deleted, or a request with the same Idempotency-Key still running (that 409 carries `Retry-After: 1`: try again then, and get its answer). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
