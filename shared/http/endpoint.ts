@@ -32,10 +32,11 @@ import type {
 } from './reply-types.ts';
 import { requestLifecycle } from './request-lifecycle.ts';
 import { replyResult } from './responses.ts';
+import { singleQueryValues } from './single-query-values.ts';
 import { sourceThrottle } from './source-throttle.ts';
 import { teamScope, usersOnly } from './team-scope.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
-import { namedHeaders, parseInput, parseQuery } from './validate-input.ts';
+import { namedHeaders, parseInput } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
@@ -128,7 +129,6 @@ function admissionFor(route: Route): Middleware[] {
       // DELETE to a known path learns its methods, not that it lacks a scope.
       timed(apiKeyAuth(isFallback(route) ? SCOPES : route.scope)),
       ...(!isFallback(route) && route.tokens === 'refused' ? [usersOnly()] : []),
-      ...(actsInTeam(route) ? [teamScope(route)] : []),
     ];
   }
   if (route.access === 'authThrottled') return [timed(sourceThrottle())];
@@ -155,7 +155,9 @@ function build<S extends InputSchemas, H extends HandlerName>(
     const accept = headerValue(event, 'accept');
     const input = {
       params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
-      query: schemas.query ? parseQuery(schemas.query, event) : undefined,
+      query: schemas.query
+        ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query')
+        : undefined,
       body: schemas.body ? parseInput(schemas.body, context.state.body, 'body') : undefined,
       headers: schemas.headers
         ? parseInput(schemas.headers, namedHeaders(schemas.headers, event.headers), 'headers')
@@ -186,6 +188,9 @@ function build<S extends InputSchemas, H extends HandlerName>(
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))
+    // The fallback reads no query: an unknown path is its 404 whatever follows it.
+    .use(isFallback(route) ? [] : [singleQueryValues()])
+    .use(actsInTeam(route) ? [teamScope(route)] : [])
     .use(
       (typeof BUNDLED_TAKES_BODY === 'boolean' ? BUNDLED_TAKES_BODY : takesBody(route))
         ? [jsonBody()]

@@ -3,7 +3,6 @@ import { authorize, confirmMembership, teamNamed } from '#shared/domain/team-acc
 import { ForbiddenError, ValidationError } from '#shared/model/errors.ts';
 import type { EndpointRoute } from '#shared/routes.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
-import { queryGivenOnce } from './validate-input.ts';
 
 /** The longest team id accepted, as for every other id (shared/schemas/team-query.ts). */
 const TEAM_ID_MAX = 64;
@@ -25,7 +24,6 @@ export function teamScope(
   };
   const before = async (request: EndpointRequest): Promise<void> => {
     const caller = callerOf(request);
-    queryGivenOnce(request.event);
     const { pathParameters, queryStringParameters } = request.event;
     const named = route.team === 'path' ? pathParameters?.teamId : queryStringParameters?.teamId;
     // Checked here, before the team is looked for (the handler's schemas come later): an empty

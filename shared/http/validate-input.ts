@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
 import { ValidationError } from '#shared/model/errors.ts';
-import type { ProxyEvent } from './types.ts';
 
 // Turns the first zod issue into the contract's validation_error: `field` is the dotted path of
 // the offending input, the message says what is wrong with it in plain words.
@@ -80,17 +79,6 @@ function illFormedTextAt(input: unknown): PropertyKey[] | undefined {
   return undefined;
 }
 
-/**
- * Refuses a query parameter given more than once (`?status=ready&status=error`), naming it: API
- * Gateway hands the handler only the last, and a filter silently narrowed to one value, or a request
- * acting in the second team named, is worse than a 400.
- */
-export function queryGivenOnce(event: ProxyEvent): void {
-  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-    if ((values?.length ?? 0) > 1) throw new ValidationError(name, `${name} must be given once`);
-  }
-}
-
 /** Parses one part of the request; on failure throws a ValidationError naming the field. */
 export function parseInput<S extends z.ZodMiniType>(
   schema: S,
@@ -126,10 +114,4 @@ export function namedHeaders(
     if (value !== undefined) named[name] = value;
   }
   return named;
-}
-
-/** The query string, each parameter given once, through its schema. */
-export function parseQuery<S extends z.ZodMiniType>(schema: S, event: ProxyEvent): z.output<S> {
-  queryGivenOnce(event);
-  return parseInput(schema, event.queryStringParameters ?? {}, 'query');
 }
