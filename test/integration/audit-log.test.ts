@@ -197,7 +197,8 @@ describe('filters and pages', () => {
     });
     expect(refused.status).toBe(403);
     const waited = [first, second, renamed, refused].map(audit.requestIdOf);
-    const events = await audit.logWith(gateway.baseUrl, owner.key, teamId, waited);
+    // Team created, 3 invited and 3 joined (by the helpers), and the 4 requests above.
+    const events = await audit.logWith(gateway.baseUrl, owner.key, teamId, waited, 11);
     return { teamId, owner, admin, viewer, one, two, events };
   }
 

@@ -143,6 +143,8 @@ const percentile = (sorted: number[], p: number): number =>
 
 describe('when DynamoDB freezes for ten seconds', () => {
   it('answers every request within the request deadline, then recovers when the store thaws', async () => {
+    // As in the burst below: the time this process was held up is allowed on top of the margin.
+    const stalls = watchStalls();
     const pid = javaPid(dynamo.port);
     process.kill(pid, 'SIGSTOP');
     // Thawed by the clock, not by the requests: a request that waits for the store must not keep it frozen.
@@ -157,16 +159,17 @@ describe('when DynamoDB freezes for ten seconds', () => {
     while (Date.now() < frozenUntil - 2_000) {
       answers.push(...(await Promise.all(wave())));
     }
+    const { heldMs: stalledMs } = stalls.stop();
     await thawed;
 
     const latencies = answers.map(({ ms }) => ms).sort((a, b) => a - b);
     // The numbers for the issue's note: visible with `npm run jest -- test/integration/store-freeze`.
     process.stdout.write(
-      `frozen store: ${answers.length} answers, p50 ${Math.round(percentile(latencies, 50))} ms, max ${Math.round(latencies.at(-1) ?? 0)} ms\n`,
+      `frozen store: ${answers.length} answers, p50 ${Math.round(percentile(latencies, 50))} ms, max ${Math.round(latencies.at(-1) ?? 0)} ms (event loop held up ${Math.round(stalledMs)} ms in all)\n`,
     );
     expect(answers.length).toBeGreaterThanOrEqual(5);
     for (const { name, response, ms } of answers) {
-      expect({ name, fast: ms < deadlineMs + 1_000 }).toEqual({ name, fast: true });
+      expect({ name, fast: ms < deadlineMs + 1_000 + stalledMs }).toEqual({ name, fast: true });
       if (name === 'health') {
         expect(response.status).toBe(503);
         continue;

@@ -120,16 +120,23 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
 }
 
-/** The team's log once it holds an event of every one of `requestIds` (or after the last round). */
+/**
+ * The team's log once it holds an event of every one of `requestIds`, and at least `atLeast` events
+ * in all (or after the last round). `atLeast` counts the events of requests whose ids a test does not
+ * have (those a helper made): each table's stream is read on its own, so under load an earlier
+ * change's event can come after a later one's.
+ */
 export const logWith = (
   baseUrl: string,
   key: string,
   teamId: string,
   requestIds: readonly string[],
+  atLeast = 0,
 ): Promise<AuditEvent[]> =>
   eventually(
     () => readLog(baseUrl, key, teamId),
-    (events) => requestIds.every((id) => events.some((event) => event.requestId === id)),
+    (events) =>
+      events.length >= atLeast && requestIds.every((id) => events.some((event) => event.requestId === id)),
   );
 
 /** The id of a personal key, as GET /keys lists it (events name the key a person used). */
