@@ -227,9 +227,12 @@ export async function readKeyCounter(
   return Item ? { windowStart: Number(Item.windowStart), windowCount: Number(Item.windowCount) } : undefined;
 }
 
-/** Revokes every key listed under an owner (a deleted team's tokens); how many. */
-export async function revokeAllKeysOf(userId: string, revokedAt: string): Promise<number> {
-  let revoked = 0;
+/**
+ * Revokes every key the owner index lists under an owner (a deleted team's tokens); the ids of those
+ * it revoked. The index can lag: a key made a moment ago may not be listed yet (the caller compares).
+ */
+export async function revokeAllKeysOf(userId: string, revokedAt: string): Promise<Set<string>> {
+  const revoked = new Set<string>();
   await forEachPage(
     {
       TableName: table(),
@@ -241,7 +244,7 @@ export async function revokeAllKeysOf(userId: string, revokedAt: string): Promis
     async (page) => {
       for (const item of page.items) {
         await revokeApiKeyByHash(String(item.keyHash), revokedAt);
-        revoked++;
+        revoked.add(String(item.keyId));
       }
     },
   );

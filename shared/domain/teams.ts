@@ -1,4 +1,3 @@
-import { revokeAllKeysOf } from '#shared/db/api-keys.ts';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { countProjects } from '#shared/db/projects.ts';
@@ -17,6 +16,7 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateTeamInput } from '#shared/schemas/teams.ts';
 import { teamNotFound } from './team-access.ts';
 import { readInTeam } from './team-reads.ts';
+import { revokeAllTeamTokens } from './team-token-revocation.ts';
 
 // Teams as their members see them. A personal team has no item until it is renamed: its name is its
 // owner's, so users made before teams have one without anything written for them.
@@ -147,7 +147,7 @@ export async function deleteTeam(caller: Caller): Promise<void> {
     }
     // Its tokens first: none may act in a team that is going. Then its webhooks: nothing of it is
     // left to send them events, and no one could list or delete them afterwards.
-    await revokeAllKeysOf(team.id, isoNow());
+    await revokeAllTeamTokens(team.id);
     for (const webhook of await allWebhooksOf(team.partition, { consistent: true })) {
       await deleteWebhook(team.partition, webhook.id);
     }

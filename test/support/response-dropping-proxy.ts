@@ -12,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 // With `failing`, every request for an operation is answered 500 (never forwarded) until it is
 // turned off: the store failing a write for a while. With `leaveUnprocessed`, the next BatchGetItem
 // calls are answered 200 with nothing read and every key they asked for unprocessed, as DynamoDB
-// answers one that exceeds the table's capacity (never forwarded).
+// answers one that exceeds the table's capacity (never forwarded). With `lagIndex`, the next Query
+// calls of an index (whose body holds every string given) are answered 200 with no items, as an
+// index that has not caught up with the latest writes answers (never forwarded).
 
 export interface ResponseDroppingProxy {
   /** `http://127.0.0.1:<port>`: the endpoint to give the client. */
@@ -26,6 +28,8 @@ export interface ResponseDroppingProxy {
   failing(operation: string, on: boolean): void;
   /** Answers the next `calls` BatchGetItem requests with every key unprocessed. */
   leaveUnprocessed(calls: number): void;
+  /** Answers the next `calls` Query requests of an index, whose body holds every one of `containing`, with no items. */
+  lagIndex(calls: number, containing: string[]): void;
   /** Requests seen per operation, and how many of their answers were dropped or failed. */
   seen(operation: string): { requests: number; dropped: number; failed: number };
   close(): Promise<void>;
@@ -58,6 +62,7 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
   };
   const failed = new Set<string>();
   let unprocessedCalls = 0;
+  let lagging = { calls: 0, containing: [] as string[] };
   const stats = new Map<string, { requests: number; dropped: number; failed: number }>();
   const statsOf = (operation: string) => {
     const found = stats.get(operation) ?? { requests: 0, dropped: 0, failed: 0 };
@@ -91,6 +96,17 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
       const { RequestItems } = JSON.parse(text) as { RequestItems: Record<string, unknown> };
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
       res.end(JSON.stringify({ Responses: {}, UnprocessedKeys: RequestItems }));
+      return;
+    }
+    if (
+      operation === 'Query' &&
+      lagging.calls > 0 &&
+      text.includes('"IndexName"') &&
+      lagging.containing.every((part) => text.includes(part))
+    ) {
+      lagging.calls--;
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify({ Items: [], Count: 0, ScannedCount: 0 }));
       return;
     }
     const toDrop = ruleFor(operation, text, 'armed');
@@ -144,6 +160,9 @@ export async function startResponseDroppingProxy(upstream: string): Promise<Resp
     },
     leaveUnprocessed: (calls) => {
       unprocessedCalls = calls;
+    },
+    lagIndex: (calls, containing) => {
+      lagging = { calls, containing };
     },
     seen: (operation) => ({ ...statsOf(operation) }),
     close: () =>
