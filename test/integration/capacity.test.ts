@@ -87,6 +87,30 @@ describe('capacity of a keyed request', () => {
     ]);
   });
 
+  it('a project made in a shared team is one transaction with the check that the team is open; in a personal team one put', async () => {
+    const owner = await newPerson('Owner');
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    const PROJECTS = tables.projects.localName;
+    const TEAMS = tables.teams.localName;
+    const create = (query: string) =>
+      metered(() =>
+        call(`${gateway.baseUrl}/projects${query}`, {
+          method: 'POST',
+          key: owner.key,
+          json: { name: 'web' },
+        }),
+      );
+    const shared = await create(`?teamId=${teamId}`);
+    expect(shared.filter(({ units }) => PROJECTS in units || TEAMS in units)).toEqual([
+      { command: 'GetItemCommand', units: { [TEAMS]: 1 } },
+      { command: 'TransactWriteItemsCommand', units: { [PROJECTS]: 2, [TEAMS]: 2 } },
+    ]);
+    const personal = await create('');
+    expect(personal.filter(({ units }) => PROJECTS in units || TEAMS in units)).toEqual([
+      { command: 'PutItemCommand', units: { [PROJECTS]: 1 } },
+    ]);
+  });
+
   it('admission stays 1 unit on a new window and for a key that is listed', async () => {
     const { key } = await newCaller();
     await call(`${gateway.baseUrl}/keys`, { key });
