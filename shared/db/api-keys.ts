@@ -228,10 +228,15 @@ export async function readKeyCounter(
 }
 
 /**
- * Revokes every key the owner index lists under an owner (a deleted team's tokens); the ids of those
- * it revoked. The index can lag: a key made a moment ago may not be listed yet (the caller compares).
+ * Revokes every key the owner index lists under an owner (a deleted team's tokens), but those in
+ * `done` (revoked by an earlier call); the ids of those it revoked. The index can lag: a key made a
+ * moment ago may not be listed yet (the caller compares).
  */
-export async function revokeAllKeysOf(userId: string, revokedAt: string): Promise<Set<string>> {
+export async function revokeAllKeysOf(
+  userId: string,
+  revokedAt: string,
+  done: ReadonlySet<string> = new Set(),
+): Promise<Set<string>> {
   const revoked = new Set<string>();
   await forEachPage(
     {
@@ -243,6 +248,7 @@ export async function revokeAllKeysOf(userId: string, revokedAt: string): Promis
     },
     async (page) => {
       for (const item of page.items) {
+        if (done.has(String(item.keyId))) continue;
         await revokeApiKeyByHash(String(item.keyHash), revokedAt);
         revoked.add(String(item.keyId));
       }

@@ -22,7 +22,7 @@ export async function revokeAllTeamTokens(teamId: string): Promise<void> {
   const live = Object.keys(entries).filter((keyId) => (entries[keyId] ?? 0) > now);
   const revoked = new Set<string>();
   for (let read = 1; ; read++) {
-    for (const keyId of await revokeAllKeysOf(teamId, isoNow())) revoked.add(keyId);
+    for (const keyId of await revokeAllKeysOf(teamId, isoNow(), revoked)) revoked.add(keyId);
     const missing = live.filter((keyId) => !revoked.has(keyId));
     if (missing.length === 0) return;
     if (read >= TOKEN_INDEX_READS) {

@@ -41,6 +41,7 @@ import { namedHeaders, parseInput } from './validate-input.ts';
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
 //   -> admission (API key + rate limit, or the per-address throttle of /auth/*)
+//   -> single query values (a parameter given twice is a 400) -> team scope (the team acted in, the role)
 //   -> body (size, type, JSON; on a route that takes none, none) -> the audit trail (the change it makes, a refusal) -> zod input
 //   -> handler.
 // Admission comes before the body: a stranger's body is never parsed, and a 413 or 415 has been
