@@ -1,6 +1,22 @@
-/** Jest in ESM mode (the project is ESM; @middy/core is ESM-only). ts-jest only strips types here:
- *  `npm test` type-checks with tsc before Jest runs. */
-export default {
+/** Jest in ESM mode (the project is ESM; @middy/core is ESM-only), in two projects that `npm test`
+ *  runs one after the other (test/run.ts): `parallel`, every file but those below, two at a time;
+ *  then `alone`, the files that freeze, kill or slow the store or judge a wall-clock time, one at a
+ *  time with nothing else on the machine. `npm run jest -- <file>` runs a file of either. */
+
+/** The files that may only run alone: what they judge is time, or the store they break is shared. */
+export const ALONE = [
+  // Freeze DynamoDB Local (SIGSTOP), kill it, or start and stop JVMs of their own.
+  'test/integration/store-freeze.test.ts',
+  'test/integration/store-outage.test.ts',
+  'test/integration/local-store-supervision.test.ts',
+  // Judge a deadline or a delay against the wall clock.
+  'test/unit/runtime/deadline.test.ts',
+  'test/integration/ping-retries.test.ts',
+  'test/integration/domain-silent-dns.test.ts',
+  'clients/typescript/test/retries.test.ts',
+];
+
+const shared = {
   testEnvironment: 'node',
   // The source folders are roots too, so that coverage counts the files no test loads (as 0 %).
   roots: [
@@ -10,12 +26,30 @@ export default {
     '<rootDir>/infra',
     '<rootDir>/clients',
   ],
-  testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
+  // Node's own type stripping: npm test type-checks with tsc before Jest runs (test/support/strip-types.ts).
+  transform: { '^.+\\.ts$': '<rootDir>/test/support/strip-types.ts' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  // Two cores: one worker per core keeps DynamoDB Local and the suites from starving each other.
+  // Each file on tables of its own (test/support/own-tables.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/own-tables.ts'],
+};
+
+export default {
+  projects: [
+    {
+      ...shared,
+      displayName: 'parallel',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...ALONE.map((file) => `<rootDir>/${file}`)],
+    },
+    {
+      ...shared,
+      displayName: 'alone',
+      testMatch: ALONE.map((file) => `<rootDir>/${file}`),
+    },
+  ],
+  // Two cores: one worker per core.
   maxWorkers: 2,
   testTimeout: 30_000,
   // `npm test` runs Jest with --coverage; `npm run jest -- <file>` does not, so one file can be run

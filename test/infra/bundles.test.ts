@@ -95,7 +95,7 @@ function deployedFunction(handler: string): { bundle: string; variables: Record<
 /** The template's variables with local values: table references become the local table names. */
 function environmentOf(variables: Record<string, unknown>): Record<string, string> {
   const localNames = new Map<string, string>(
-    Object.values(tables).map((table) => [table.envVar, table.localName]),
+    Object.values(tables).map((table) => [table.envVar, process.env[table.envVar] ?? table.localName]),
   );
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',

@@ -1,5 +1,5 @@
 import { FILTER_WINDOW } from '../../shared/db/deployment-lists.ts';
-import { tables } from '../../shared/db/tables.ts';
+import { tableName } from '../../shared/db/tables.ts';
 import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { type MeteredCall, meterCapacity } from '../support/consumed-capacity.ts';
@@ -25,8 +25,8 @@ beforeEach(() => {
   clock.now = () => windowStart + 30_000;
 });
 
-const KEYS = tables.apiKeys.localName;
-const DEPLOYMENTS = tables.deployments.localName;
+const KEYS = tableName('apiKeys');
+const DEPLOYMENTS = tableName('deployments');
 const total = (calls: MeteredCall[]) =>
   calls.reduce((sum, metered) => sum + Object.values(metered.units).reduce((a, b) => a + b, 0), 0);
 
@@ -48,7 +48,7 @@ describe('capacity of a keyed request', () => {
     const calls = await metered(() => call(`${gateway.baseUrl}/projects/${id}`, { key }));
     expect(calls).toEqual([
       { command: 'UpdateItemCommand', units: { [KEYS]: 1 } },
-      { command: 'GetItemCommand', units: { [tables.projects.localName]: 0.5 } },
+      { command: 'GetItemCommand', units: { [tableName('projects')]: 0.5 } },
     ]);
   });
 
@@ -62,8 +62,8 @@ describe('capacity of a keyed request', () => {
       json: { name: 'web' },
     });
     const projectId = (created.body as { id: string }).id;
-    const PROJECTS = tables.projects.localName;
-    const TEAMS = tables.teams.localName;
+    const PROJECTS = tableName('projects');
+    const TEAMS = tableName('teams');
     const read = await metered(() =>
       call(`${gateway.baseUrl}/projects/${projectId}?teamId=${teamId}`, { key: developer.key }),
     );
@@ -90,8 +90,8 @@ describe('capacity of a keyed request', () => {
   it('a project made in a shared team is one transaction with the check that the team is open; in a personal team one put', async () => {
     const owner = await newPerson('Owner');
     const teamId = await newTeam(gateway.baseUrl, owner);
-    const PROJECTS = tables.projects.localName;
-    const TEAMS = tables.teams.localName;
+    const PROJECTS = tableName('projects');
+    const TEAMS = tableName('teams');
     const create = (query: string) =>
       metered(() =>
         call(`${gateway.baseUrl}/projects${query}`, {
@@ -146,7 +146,7 @@ describe("capacity of a deployment's life", () => {
     // variables.
     expect(create.map((step) => step.units)).toEqual([
       { [KEYS]: 1 },
-      { [tables.projects.localName]: 1 },
+      { [tableName('projects')]: 1 },
       { [DEPLOYMENTS]: 1, [`${DEPLOYMENTS}/byProject`]: 1 },
     ]);
     expect(total(create)).toBe(4);
@@ -170,7 +170,7 @@ describe("capacity of a deployment's life", () => {
       statusChange,
       {
         command: 'TransactWriteItemsCommand',
-        units: { [tables.projects.localName]: 2, [tables.environment.localName]: 2 },
+        units: { [tableName('projects')]: 2, [tableName('environment')]: 2 },
       },
     ]);
     // 14 in all: create 4, building 3, ready 7 (3, and its promotion 4).

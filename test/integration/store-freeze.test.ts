@@ -1,13 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import {
-  type DynamoDbLocal,
-  freePort,
-  localClient,
-  startDynamoDbLocal,
-} from '../../infra/local/dynamodb-local.ts';
-import { ensureTables } from '../../infra/local/ensure-tables.ts';
+import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse, rateLimitOf } from '../support/http.ts';
+import { createOwnTables } from '../support/own-tables.ts';
 import { overrideSettings } from '../support/settings.ts';
 
 // A store that stops answering without closing its connections (a brown-out, a network black hole)
@@ -40,9 +35,7 @@ const javaPid = (port: number): number =>
 
 beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort() });
-  const client = localClient(dynamo.endpoint);
-  await ensureTables(client);
-  client.destroy();
+  await createOwnTables(dynamo.endpoint);
   // The default deadline, not the test run's roomier one.
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint, REQUEST_DEADLINE_MS: '3000' });
   ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('../../shared/runtime/config.ts')).config);

@@ -1,16 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type DynamoDbLocal,
-  freePort,
-  localClient,
-  startDynamoDbLocal,
-} from '../../infra/local/dynamodb-local.ts';
-import { ensureTables } from '../../infra/local/ensure-tables.ts';
+import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
+import { createOwnTables } from '../support/own-tables.ts';
 import { overrideSettings } from '../support/settings.ts';
 
 // This suite runs its own DynamoDB Local, on disk so that it can be stopped and started again
@@ -24,9 +19,7 @@ let restoreSettings: () => void;
 
 beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir });
-  const client = localClient(dynamo.endpoint);
-  await ensureTables(client);
-  client.destroy();
+  await createOwnTables(dynamo.endpoint);
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint });
   const { startGateway } = await import('../support/gateway.ts');
   const { newCaller } = await import('../support/users.ts');

@@ -1,17 +1,20 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
-import { ensureTables } from '../../infra/local/ensure-tables.ts';
+import { freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { localEnvironment } from '../../infra/local/environment.ts';
 import { startDnsServer } from './dns-server.ts';
 import { startSynthesis } from './synthesized-stack.ts';
 
 // One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
-// process.env, which the test workers inherit; tests make their own users and keys, so suites
-// share the tables without depending on each other.
+// process.env, which the test workers inherit. It holds no table of its own: each test file makes
+// its own (test/support/own-tables.ts), so no file sees another's items.
 
-export default async function globalSetup(): Promise<void> {
+interface ProjectConfig {
+  displayName?: { name: string };
+}
+
+export default async function globalSetup(_globalConfig: unknown, project?: ProjectConfig): Promise<void> {
   // Every temporary folder of the run (the suites' synthesized templates, CDK's cdk.out*, bundles,
   // data folders) under one, which the teardown removes: the workers and their children inherit
   // TMPDIR, and os.tmpdir() reads it. Without it each run had left gigabytes behind in /tmp.
@@ -21,7 +24,8 @@ export default async function globalSetup(): Promise<void> {
   // Bundling every function takes longer than any suite: it starts first and runs beside the others.
   // A run of a few files that never read the bundles may leave it out (PLATFORM_TEST_SYNTH=off): it
   // takes a core for a minute.
-  if (process.env.PLATFORM_TEST_SYNTH !== 'off')
+  // The files that run alone read no bundle (jest.config.js).
+  if (process.env.PLATFORM_TEST_SYNTH !== 'off' && project?.displayName?.name !== 'alone')
     (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
   // No suite's DNS lookup reaches the network: custom domains' checks ask this server, which knows no
@@ -42,7 +46,4 @@ export default async function globalSetup(): Promise<void> {
     REQUEST_DEADLINE_MS: '8000',
     DNS_SERVERS: dns.address,
   });
-  const client = localClient(dynamo.endpoint);
-  await ensureTables(client);
-  client.destroy();
 }

@@ -46,7 +46,7 @@ export function functionsOf(assembly: CloudAssembly, stackName: string): Synthes
 }
 
 const localTableNames = new Map<string, string>(
-  Object.values(tables).map((table) => [table.envVar, table.localName]),
+  Object.values(tables).map((table) => [table.envVar, process.env[table.envVar] ?? table.localName]),
 );
 
 /** What Lambda's runtime gives a function besides its template's variables. */

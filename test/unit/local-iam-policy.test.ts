@@ -1,5 +1,6 @@
 import { grantsOf } from '../../infra/grants.ts';
 import { allowingPermission, permissionsOf } from '../../infra/local/iam/policy.ts';
+import { tableName } from '../../shared/db/tables.ts';
 import type { AccessRequest } from '../../shared/runtime/access-check.ts';
 
 // IAM's decision as the local run makes it, on grants written the way rows write them.
@@ -13,7 +14,7 @@ const grants = grantsOf({
 
 const table = (action: string, index?: string): AccessRequest => ({
   action: `dynamodb:${action}`,
-  resource: { service: 'dynamodb', table: 'platform-deployments', ...(index ? { index } : {}) },
+  resource: { service: 'dynamodb', table: tableName('deployments'), ...(index ? { index } : {}) },
 });
 const decrypt = (type: string): AccessRequest => ({
   action: 'kms:Decrypt',
