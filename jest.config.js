@@ -32,7 +32,10 @@ const shared = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   // Each file on tables of its own (test/support/own-tables.ts).
-  setupFilesAfterEnv: ['<rootDir>/test/support/own-tables.ts'],
+  setupFilesAfterEnv: [
+    '<rootDir>/test/support/own-tables.ts',
+    ...(process.env.PLATFORM_TEST_CPU_LOG ? ['<rootDir>/test/support/cpu-log.ts'] : []),
+  ],
 };
 
 export default {
@@ -51,6 +54,9 @@ export default {
   ],
   // Two cores: one worker per core.
   maxWorkers: 2,
+  // A worker keeps every file's module graph it has loaded (ESM modules are not released); one that
+  // holds more than this after a file is replaced by a fresh one, instead of collecting ever more.
+  workerIdleMemoryLimit: '1GB',
   testTimeout: 30_000,
   // `npm test` runs Jest with --coverage; `npm run jest -- <file>` does not, so one file can be run
   // without failing the global threshold. Counted: what runs in the Jest workers. Code that runs in a

@@ -2,14 +2,9 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import {
-  bundlingOf,
-  describeFunction,
-  FUNCTION_BUNDLING,
-  LAMBDA_SUBSTITUTES,
-} from '../../infra/endpoint-function.ts';
+import { bundlingOf, describeFunction, FUNCTION_BUNDLING } from '../../infra/endpoint-function.ts';
 import { PlatformStack } from '../../infra/platform-stack.ts';
-import { tables } from '../../shared/db/tables.ts';
+import { bareHandlerStack, sdkOwnBundling, withSdkOwn } from '../support/bare-handler-stack.ts';
 import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';
 
 // The bundles `cdk deploy` would ship, and beside them the bare handler, bundled by the same CDK
@@ -41,14 +36,6 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 
 const CREDENTIALS = '@aws-sdk/credential-provider-node';
 
-/** The options without the aliases of `packages` (LAMBDA_SUBSTITUTES): the SDK's own code for them. */
-function withSdkOwn(options: BundlingOptions, packages: readonly string[]): BundlingOptions {
-  const aliases = options.esbuildArgs?.['--alias'];
-  if (!Array.isArray(aliases)) return options;
-  const kept = aliases.filter((alias) => !packages.some((name) => alias.startsWith(`${name}=`)));
-  return { ...options, esbuildArgs: { ...options.esbuildArgs, '--alias': kept } };
-}
-
 /**
  * The options without what makes stack traces readable (keepNames, source maps, and the hook that
  * names the map's sources from the repository root): as most bundles ship.
@@ -78,22 +65,11 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   // Asset metadata (which folder holds which function's bundle) is on by default only under the CLI.
   const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
   new PlatformStack(app, 'PlatformStack');
-  const bareHandler = (stackName: string, bundling: BundlingOptions, file = 'bare-handler.ts') =>
-    new NodejsFunction(new Stack(app, stackName), 'BareHandler', {
-      entry: join(repoRoot, 'test', 'bench', file),
-      projectRoot: repoRoot,
-      depsLockFilePath: join(repoRoot, 'package-lock.json'),
-      runtime: Runtime.NODEJS_24_X,
-      environment: Object.fromEntries(
-        [tables.apiKeys, tables.projects, tables.deployments].map((table) => [table.envVar, table.localName]),
-      ),
-      bundling,
-    });
-  const sdkOwn = withSdkOwn(FUNCTION_BUNDLING, Object.keys(LAMBDA_SUBSTITUTES));
-  bareHandler('BareStack', sdkOwn);
-  bareHandler('BareUntracedStack', withoutTraceAids(sdkOwn));
-  bareHandler('BareLeanStack', FUNCTION_BUNDLING);
-  bareHandler('BareCallsStack', sdkOwn, 'bare-calls-handler.ts');
+  const sdkOwn = sdkOwnBundling();
+  bareHandlerStack(app, 'BareStack', sdkOwn);
+  bareHandlerStack(app, 'BareUntracedStack', withoutTraceAids(sdkOwn));
+  bareHandlerStack(app, 'BareLeanStack', FUNCTION_BUNDLING);
+  bareHandlerStack(app, 'BareCallsStack', sdkOwn, 'bare-calls-handler.ts');
   new NodejsFunction(new Stack(app, 'PlainStack'), 'PlainFunction', {
     entry: join(repoRoot, 'functions', `${VARIANT_OF}.ts`),
     projectRoot: repoRoot,

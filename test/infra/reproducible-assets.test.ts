@@ -1,18 +1,40 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { atLowestPriority, synthesizedAssembly } from '../support/synthesized-stack.ts';
 
 // The same commit synthesized in two places ships the same assets: a deploy from a CI runner after
 // one from a laptop must not update every function (and make every container cold) for no change.
-// One synthesis is the test run's own (test/support/synthesized-stack.ts), from this checkout; the
-// other is made here, from a copy of the files the synthesis reads in another directory, into another
-// cloud assembly. Its node_modules is a link to this checkout's, so packages resolve to the same files
-// in both (two real installs of one lock file would hold the same bytes); what differs is everything
-// the bundling could take from where the repository and the assembly are. Every asset of every
-// manifest (each function's bundle, each nested stack's template) is compared by its hash.
+//
+// An asset's hash is the hash of its folder's bytes (a bundle, its source map, the files copied
+// beside it), so a bundle differs between two directories only if a path of either got into those
+// bytes. Two checks together show that no asset takes one:
+// 1. Every file of every asset of the run's own assembly (test/support/synthesized-stack.ts, from
+//    this checkout) is searched for this checkout's path and for the assembly's: a path that got into
+//    any bundle or map shows up there as text.
+// 2. The stack is synthesized again from a copy of the files the synthesis reads, in another
+//    directory, into another cloud assembly, with bundling on for the root stack and the nested stack
+//    that holds the docs page: that is every kind of bundling the stack does (a consumer, a fallback
+//    with its paths compiled in, a route function with its rows, the docs with files copied beside,
+//    the key-signing custom resource) through the same esbuild options, the same after-bundling step
+//    and CDK's own hashing. Each asset it bundled has the hash the run's assembly gives it, and so
+//    has the nested stack's template, which names its functions' assets. The other stacks' functions
+//    differ from these only in their entry file and their rows, which check 1 covers. Bundling all of
+//    them a second time took a CI run 165 s.
+// node_modules in the copy is a link to this checkout's, so packages resolve to the same files in
+// both (two real installs of one lock file would hold the same bytes).
 
 const run = promisify(execFile);
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -23,50 +45,98 @@ const SYNTHESIS_INPUTS = [
   'shared',
   'infra',
   'test/support/synth-stack.ts',
+  'test/support/bare-handler-stack.ts',
+  'test/bench/bare-handler.ts',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
 ];
 
 interface AssetManifest {
-  files?: Record<string, { displayName?: string; source: { path?: string } }>;
+  files?: Record<string, { displayName?: string; source: { path?: string; packaging?: string } }>;
 }
 
-/** Every file asset of the assembly in `outdir`, as `<manifest> <asset name>: <hash>`, sorted. */
-function assetHashes(outdir: string): string[] {
-  return readdirSync(outdir)
-    .filter((file) => file.endsWith('.assets.json'))
-    .flatMap((file) => {
-      const manifest = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as AssetManifest;
-      return Object.entries(manifest.files ?? {}).map(
-        ([hash, asset]) => `${file} ${asset.displayName ?? asset.source.path}: ${hash}`,
-      );
-    })
-    .sort();
+interface Asset {
+  name: string;
+  hash: string;
+  /** The asset's folder or file in the assembly. */
+  path: string;
 }
+
+/** Every file asset of the assembly in `outdir`, by its display name. */
+function assetsOf(outdir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const file of readdirSync(outdir).filter((name) => name.endsWith('.assets.json'))) {
+    const manifest = JSON.parse(readFileSync(join(outdir, file), 'utf8')) as AssetManifest;
+    for (const [hash, asset] of Object.entries(manifest.files ?? {})) {
+      const name = `${file} ${asset.displayName ?? asset.source.path}`;
+      assets.set(name, { name, hash, path: join(outdir, asset.source.path ?? '') });
+    }
+  }
+  return assets;
+}
+
+/** Every file under `path` (itself, when it is a file). */
+function filesUnder(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+const bundled = (asset: Asset): boolean => existsSync(join(asset.path, 'index.js'));
 
 let elsewhere = '';
 afterAll(() => {
   if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
 });
 
-it('gives every asset the same hash when the same files are synthesized in another directory', async () => {
-  const here = assetHashes((await synthesizedAssembly()).directory);
+it("puts no path of the checkout's or the assembly's into any asset", async () => {
+  const assembly = (await synthesizedAssembly()).directory;
+  const assets = [...assetsOf(assembly).values()];
+  expect(assets.filter(bundled).length).toBeGreaterThan(40);
+  const paths = [repoRoot, assembly, basename(assembly)];
+  const found = assets.flatMap((asset) =>
+    filesUnder(asset.path).flatMap((file) => {
+      const text = readFileSync(file, 'latin1');
+      return paths.filter((path) => text.includes(path)).map((path) => `${file}: ${path}`);
+    }),
+  );
+  expect(found).toEqual([]);
+}, 600_000);
+
+it('gives the assets bundled in another directory the same hashes', async () => {
+  const here = assetsOf((await synthesizedAssembly()).directory);
+  const docs = [...here.keys()].find((name) => / PlatformStack\/[^/]+\/DocsFunction\/Code$/.test(name));
+  if (!docs) throw new Error('No docs function in a nested stack of the run assembly');
+  const docsStack = docs.split(' ')[1]?.split('/').slice(0, 2).join('/') ?? '';
   elsewhere = mkdtempSync(join(tmpdir(), 'platform-elsewhere-'));
   const copy = join(elsewhere, 'a', 'clone', 'somewhere', 'else');
   for (const input of SYNTHESIS_INPUTS) cpSync(join(repoRoot, input), join(copy, input), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
   const outdir = join(elsewhere, 'assembly');
   mkdirSync(outdir);
-  const synthesis = run(process.execPath, [join(copy, 'test', 'support', 'synth-stack.ts'), outdir], {
-    cwd: copy,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const bundlingStacks = JSON.stringify(['PlatformStack', docsStack]);
+  const synthesis = run(
+    process.execPath,
+    [join(copy, 'test', 'support', 'synth-stack.ts'), outdir, bundlingStacks],
+    { cwd: copy, maxBuffer: 64 * 1024 * 1024 },
+  );
   atLowestPriority(synthesis.child);
   await synthesis.catch(() => {
     throw new Error(`The synthesis elsewhere failed: ${readFileSync(join(outdir, '.synth-failed'), 'utf8')}`);
   });
-  const there = assetHashes(outdir);
-  expect(here.length).toBeGreaterThan(40);
-  expect(there).toEqual(here);
+  const there = [...assetsOf(outdir).values()];
+  const compared = there.filter(
+    (asset) => bundled(asset) || asset.name.includes(`${docsStack.split('/')[1]}.nested.template.json`),
+  );
+  // Every kind of bundling the stack does is among them.
+  const names = compared.map((asset) => asset.name).join('\n');
+  for (const kind of [/\/DocsFunction\/Code$/m, /Fallback/, /AuditTrail\/Function\/Code$/m, /KeySigning/]) {
+    expect(names).toMatch(kind);
+  }
+  expect(compared.length).toBeGreaterThan(10);
+  expect(compared.map((asset) => `${asset.name}: ${asset.hash}`)).toEqual(
+    compared.map((asset) => `${asset.name}: ${here.get(asset.name)?.hash}`),
+  );
 }, 600_000);

@@ -371,9 +371,9 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
   // The consumers' work, caused by the requests above: a delivery, the deleted project's purge.
   const used = enforcement.permissionsUsed();
   await eventually('every consumer to run', () => consumerHandlers().every((handler) => used.has(handler)));
-  // A deployment's log goes first, then the deployment.
+  // A deployment's log goes first, then the deployment; the project's variables in their own pass.
   await eventually('the purge of the removed project', () =>
-    ['deploymentLogs', 'deployments'].every((table) =>
+    ['deploymentLogs', 'deployments', 'environment'].every((table) =>
       Boolean(used.get('purge-project')?.has(`dynamodb:DeleteItem ${table}`)),
     ),
   );

@@ -1,3 +1,4 @@
+import { tableName } from '../../shared/db/tables.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
@@ -59,7 +60,7 @@ it("answers 500 when a row's grant is narrowed by hand, and logs the refused act
       name: 'AccessDeniedException',
       message:
         'User: arn:aws:sts::000000000000:assumed-role/get-project/get-project is not authorized to perform: ' +
-        'dynamodb:GetItem on resource: arn:aws:dynamodb:local:000000000000:table/platform-projects ' +
+        `dynamodb:GetItem on resource: arn:aws:dynamodb:local:000000000000:table/${tableName('projects')} ` +
         'because no identity-based policy allows the dynamodb:GetItem action',
       stack: expect.any(String),
     },

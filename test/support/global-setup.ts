@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import { localEnvironment } from '../../infra/local/environment.ts';
 import { startDnsServer } from './dns-server.ts';
+import { startStoreProbe } from './store-probe.ts';
 import { startSynthesis } from './synthesized-stack.ts';
 
 // One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
@@ -28,6 +29,9 @@ export default async function globalSetup(_globalConfig: unknown, project?: Proj
   if (process.env.PLATFORM_TEST_SYNTH !== 'off' && project?.displayName?.name !== 'alone')
     (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
   const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  const probe = process.env.PLATFORM_TEST_STORE_PROBE;
+  if (probe)
+    (globalThis as { __stopProbe?: () => void }).__stopProbe = startStoreProbe(dynamo.endpoint, probe);
   // No suite's DNS lookup reaches the network: custom domains' checks ask this server, which knows no
   // name. The domains suites start servers of their own.
   const dns = await startDnsServer();

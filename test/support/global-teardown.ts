@@ -10,7 +10,9 @@ export default async function globalTeardown(): Promise<void> {
     __synthesis?: ChildProcess;
     __dnsServer?: TestDnsServer;
     __runTemporary?: string;
+    __stopProbe?: () => void;
   };
+  run.__stopProbe?.();
   endSynthesis(run.__synthesis);
   await run.__dnsServer?.close();
   await run.__dynamoDbLocal?.stop();

@@ -1,0 +1,30 @@
+import { appendFileSync } from 'node:fs';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { localClient } from '../../infra/local/dynamodb-local.ts';
+
+// A probe of the run's DynamoDB Local, for finding out why it answers slowly (not a test): with
+// PLATFORM_TEST_STORE_PROBE=<file>, the global setup asks it for one table name every 100 ms and
+// appends each answer's time to the file (`<epoch ms> <ms>`), one call at a time.
+
+export function startStoreProbe(endpoint: string, file: string): () => void {
+  const client = localClient(endpoint);
+  let stopped = false;
+  const loop = async () => {
+    while (!stopped) {
+      const started = performance.now();
+      let outcome = '';
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+      } catch (error) {
+        outcome = ` ${error instanceof Error ? error.name : 'error'}`;
+      }
+      appendFileSync(file, `${Date.now()} ${(performance.now() - started).toFixed(1)}${outcome}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  void loop();
+  return () => {
+    stopped = true;
+    client.destroy();
+  };
+}
