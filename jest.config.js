@@ -17,7 +17,8 @@ export const ALONE = [
 ];
 
 const shared = {
-  testEnvironment: 'node',
+  // Jest's Node environment, each file on tables of its own (test/support/own-tables-environment.ts).
+  testEnvironment: '<rootDir>/test/support/own-tables-environment.ts',
   // The source folders are roots too, so that coverage counts the files no test loads (as 0 %).
   roots: [
     '<rootDir>/test',
@@ -31,11 +32,7 @@ const shared = {
   transform: { '^.+\\.ts$': '<rootDir>/test/support/strip-types.ts' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  // Each file on tables of its own (test/support/own-tables.ts).
-  setupFilesAfterEnv: [
-    '<rootDir>/test/support/own-tables.ts',
-    ...(process.env.PLATFORM_TEST_CPU_LOG ? ['<rootDir>/test/support/cpu-log.ts'] : []),
-  ],
+  setupFilesAfterEnv: process.env.PLATFORM_TEST_CPU_LOG ? ['<rootDir>/test/support/cpu-log.ts'] : [],
 };
 
 export default {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse, rateLimitOf } from '../support/http.ts';
-import { createOwnTables } from '../support/own-tables.ts';
+import { createTablesOf } from '../support/own-tables.ts';
 import { overrideSettings } from '../support/settings.ts';
 
 // A store that stops answering without closing its connections (a brown-out, a network black hole)
@@ -35,7 +35,7 @@ const javaPid = (port: number): number =>
 
 beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort() });
-  await createOwnTables(dynamo.endpoint);
+  await createTablesOf(process.env, dynamo.endpoint);
   // The default deadline, not the test run's roomier one.
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint, REQUEST_DEADLINE_MS: '3000' });
   ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('../../shared/runtime/config.ts')).config);

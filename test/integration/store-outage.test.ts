@@ -5,7 +5,7 @@ import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '../../infra/lo
 import type { TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
-import { createOwnTables } from '../support/own-tables.ts';
+import { createTablesOf } from '../support/own-tables.ts';
 import { overrideSettings } from '../support/settings.ts';
 
 // This suite runs its own DynamoDB Local, on disk so that it can be stopped and started again
@@ -19,7 +19,7 @@ let restoreSettings: () => void;
 
 beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir });
-  await createOwnTables(dynamo.endpoint);
+  await createTablesOf(process.env, dynamo.endpoint);
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint });
   const { startGateway } = await import('../support/gateway.ts');
   const { newCaller } = await import('../support/users.ts');

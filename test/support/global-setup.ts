@@ -9,7 +9,7 @@ import { startSynthesis } from './synthesized-stack.ts';
 
 // One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
 // process.env, which the test workers inherit. It holds no table of its own: each test file makes
-// its own (test/support/own-tables.ts), so no file sees another's items.
+// its own (test/support/own-tables-environment.ts), so no file sees another's items.
 
 interface ProjectConfig {
   displayName?: { name: string };
