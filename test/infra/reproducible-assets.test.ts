@@ -107,16 +107,18 @@ it("puts no path of the checkout's or the assembly's into any asset", async () =
 
 it('gives the assets bundled in another directory the same hashes', async () => {
   const here = assetsOf((await synthesizedAssembly()).directory);
-  const docs = [...here.keys()].find((name) => / PlatformStack\/[^/]+\/DocsFunction\/Code$/.test(name));
-  if (!docs) throw new Error('No docs function in a nested stack of the run assembly');
-  const docsStack = docs.split(' ')[1]?.split('/').slice(0, 2).join('/') ?? '';
+  // Display names are the construct paths within the root stack: `<nested stack id>/DocsFunction/Code`.
+  const docsStack = [...here.keys()]
+    .map((name) => / ([^/ ]+)\/DocsFunction\/Code$/.exec(name)?.[1])
+    .find((id) => id !== undefined);
+  if (!docsStack) throw new Error('No docs function in a nested stack of the run assembly');
   elsewhere = mkdtempSync(join(tmpdir(), 'platform-elsewhere-'));
   const copy = join(elsewhere, 'a', 'clone', 'somewhere', 'else');
   for (const input of SYNTHESIS_INPUTS) cpSync(join(repoRoot, input), join(copy, input), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
   const outdir = join(elsewhere, 'assembly');
   mkdirSync(outdir);
-  const bundlingStacks = JSON.stringify(['PlatformStack', docsStack]);
+  const bundlingStacks = JSON.stringify(['PlatformStack', `PlatformStack/${docsStack}`]);
   const synthesis = run(
     process.execPath,
     [join(copy, 'test', 'support', 'synth-stack.ts'), outdir, bundlingStacks],
@@ -128,11 +130,17 @@ it('gives the assets bundled in another directory the same hashes', async () => 
   });
   const there = [...assetsOf(outdir).values()];
   const compared = there.filter(
-    (asset) => bundled(asset) || asset.name.includes(`${docsStack.split('/')[1]}.nested.template.json`),
+    (asset) => bundled(asset) || asset.name.endsWith(` ${docsStack} Nested Stack Template`),
   );
   // Every kind of bundling the stack does is among them.
   const names = compared.map((asset) => asset.name).join('\n');
-  for (const kind of [/\/DocsFunction\/Code$/m, /Fallback/, /AuditTrail\/Function\/Code$/m, /KeySigning/]) {
+  for (const kind of [
+    /\/DocsFunction\/Code$/m,
+    / PlatformFallbackFunction\/Code$/m,
+    / AuditTrail\/Function\/Code$/m,
+    / KeySigningPublicKeyFunction\/Code$/m,
+    / Nested Stack Template$/m,
+  ]) {
     expect(names).toMatch(kind);
   }
   expect(compared.length).toBeGreaterThan(10);
