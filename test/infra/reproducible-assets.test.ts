@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { atLowestPriority, synthesizedAssembly } from '../support/synthesized-stack.ts';
+import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 
 // The same commit synthesized in two places ships the same assets: a deploy from a CI runner after
 // one from a laptop must not update every function (and make every container cold) for no change.
@@ -124,7 +124,6 @@ it('gives the assets bundled in another directory the same hashes', async () => 
     [join(copy, 'test', 'support', 'synth-stack.ts'), outdir, bundlingStacks],
     { cwd: copy, maxBuffer: 64 * 1024 * 1024 },
   );
-  atLowestPriority(synthesis.child);
   await synthesis.catch(() => {
     throw new Error(`The synthesis elsewhere failed: ${readFileSync(join(outdir, '.synth-failed'), 'utf8')}`);
   });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
@@ -12,28 +12,14 @@ import { CloudAssembly } from 'aws-cdk-lib/cx-api';
 const DIRECTORY_VARIABLE = 'PLATFORM_TEST_ASSEMBLY';
 const WAIT_LIMIT_MS = 300_000;
 
-/**
- * Bundling runs beside the suites on the same two cores; at the lowest priority it takes only the
- * time they leave, so that suites which judge answers against a deadline (a frozen store, a burst)
- * are not starved by esbuild. Its children (esbuild) inherit the priority.
- */
-export function atLowestPriority(child: ChildProcess | undefined): void {
-  if (child?.pid === undefined) return;
-  try {
-    setPriority(child.pid, 19);
-  } catch {
-    // A system that refuses only costs the suites their margin, as before.
-  }
-}
-
 /** Starts the synthesis (global setup); the folder is named in the environment the workers inherit. */
 export function startSynthesis(): ChildProcess {
   const outdir = mkdtempSync(join(tmpdir(), 'platform-assembly-'));
   process.env[DIRECTORY_VARIABLE] = outdir;
   const script = join(import.meta.dirname, 'synth-stack.ts');
-  const child = spawn(process.execPath, [script, outdir], { stdio: ['ignore', 'ignore', 'inherit'] });
-  atLowestPriority(child);
-  return child;
+  // At the default priority: the files that judge time run after the parallel phase, alone
+  // (jest.config.js), and the suites that read the synthesis run last in it (test/support/sequencer.ts).
+  return spawn(process.execPath, [script, outdir], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /** Stops a synthesis still running and removes its folder (global teardown). */

@@ -43,6 +43,8 @@ interface Run {
 function platform(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Run> {
   const environment = {
     PATH: process.env.PATH ?? '',
+    // Node's own, not the CLI's: the run's compile cache (test/support/global-setup.ts).
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
     HOME: home,
     XDG_CONFIG_HOME: join(home, env.CONFIG ?? 'config'),
     PLATFORM_API_URL: gateway.baseUrl,
