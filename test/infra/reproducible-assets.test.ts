@@ -20,19 +20,16 @@ import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 //
 // An asset's hash is the hash of its folder's bytes (a bundle, its source map, the files copied
 // beside it), so a bundle differs between two directories only if a path of either got into those
-// bytes. Two checks together show that no asset takes one:
+// bytes. Two checks:
 // 1. Every file of every asset of the run's own assembly (test/support/synthesized-stack.ts, from
 //    this checkout) is searched for this checkout's path and for the assembly's: a path that got into
-//    any bundle or map shows up there as text.
-// 2. The stack is synthesized again from a copy of the files the synthesis reads, in another
-//    directory, into another cloud assembly, with bundling on for the root stack and the nested stack
-//    that holds the docs page: that is every kind of bundling the stack does (a consumer, a fallback
-//    with its paths compiled in, a route function with its rows, the docs with files copied beside,
-//    the key-signing custom resource) through the same esbuild options, the same after-bundling step
-//    and CDK's own hashing. Each asset it bundled has the hash the run's assembly gives it, and so
-//    has the nested stack's template, which names its functions' assets. The other stacks' functions
-//    differ from these only in their entry file and their rows, which check 1 covers. Bundling all of
-//    them a second time took a CI run 165 s.
+//    any bundle or map shows up there as text, and the test names the file.
+// 2. The stack is synthesized again, bundled, from a copy of the files the synthesis reads in another
+//    directory, into another cloud assembly; every asset of every manifest (each function's bundle,
+//    each nested stack's template) has the hash the run's assembly gives it. This is a second bundling
+//    of every function: CDK cannot bundle one nested stack alone (`aws:cdk:bundling-stacks` matches
+//    the root's path, and a nested stack asks its parent), so a cheaper check of the same thing needs
+//    an app of one function of each kind built with the stack's own options (issue 45, left open).
 // node_modules in the copy is a link to this checkout's, so packages resolve to the same files in
 // both (two real installs of one lock file would hold the same bytes).
 
@@ -105,45 +102,22 @@ it("puts no path of the checkout's or the assembly's into any asset", async () =
   expect(found).toEqual([]);
 }, 600_000);
 
-it('gives the assets bundled in another directory the same hashes', async () => {
-  const here = assetsOf((await synthesizedAssembly()).directory);
-  // Display names are the construct paths within the root stack: `<nested stack id>/DocsFunction/Code`.
-  const docsStack = [...here.keys()]
-    .map((name) => / ([^/ ]+)\/DocsFunction\/Code$/.exec(name)?.[1])
-    .find((id) => id !== undefined);
-  if (!docsStack) throw new Error('No docs function in a nested stack of the run assembly');
+it('gives every asset the same hash when the same files are synthesized in another directory', async () => {
+  const here = [...assetsOf((await synthesizedAssembly()).directory).values()];
   elsewhere = mkdtempSync(join(tmpdir(), 'platform-elsewhere-'));
   const copy = join(elsewhere, 'a', 'clone', 'somewhere', 'else');
   for (const input of SYNTHESIS_INPUTS) cpSync(join(repoRoot, input), join(copy, input), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
   const outdir = join(elsewhere, 'assembly');
   mkdirSync(outdir);
-  const bundlingStacks = JSON.stringify(['PlatformStack', `PlatformStack/${docsStack}`]);
-  const synthesis = run(
-    process.execPath,
-    [join(copy, 'test', 'support', 'synth-stack.ts'), outdir, bundlingStacks],
-    { cwd: copy, maxBuffer: 64 * 1024 * 1024 },
-  );
-  await synthesis.catch(() => {
+  await run(process.execPath, [join(copy, 'test', 'support', 'synth-stack.ts'), outdir], {
+    cwd: copy,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch(() => {
     throw new Error(`The synthesis elsewhere failed: ${readFileSync(join(outdir, '.synth-failed'), 'utf8')}`);
   });
   const there = [...assetsOf(outdir).values()];
-  const compared = there.filter(
-    (asset) => bundled(asset) || asset.name.endsWith(` ${docsStack} Nested Stack Template`),
-  );
-  // Every kind of bundling the stack does is among them.
-  const names = compared.map((asset) => asset.name).join('\n');
-  for (const kind of [
-    /\/DocsFunction\/Code$/m,
-    / PlatformFallbackFunction\/Code$/m,
-    / AuditTrail\/Function\/Code$/m,
-    / KeySigningPublicKeyFunction\/Code$/m,
-    / Nested Stack Template$/m,
-  ]) {
-    expect(names).toMatch(kind);
-  }
-  expect(compared.length).toBeGreaterThan(10);
-  expect(compared.map((asset) => `${asset.name}: ${asset.hash}`)).toEqual(
-    compared.map((asset) => `${asset.name}: ${here.get(asset.name)?.hash}`),
-  );
+  const hashes = (assets: Asset[]) => assets.map((asset) => `${asset.name}: ${asset.hash}`).sort();
+  expect(here.filter(bundled).length).toBeGreaterThan(40);
+  expect(hashes(there)).toEqual(hashes(here));
 }, 600_000);

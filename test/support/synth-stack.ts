@@ -7,19 +7,11 @@ import { bareHandlerStack } from './bare-handler-stack.ts';
 // Synthesizes the stack with real esbuild bundling into the folder named on the command line, and
 // leaves a marker saying how it went. Run once per test run, beside the suites (see
 // test/support/synthesized-stack.ts), because bundling every function takes longer than any suite.
-// A second argument, a JSON list of stack paths, bundles only those stacks' assets (CDK's
-// `aws:cdk:bundling-stacks`; test/infra/reproducible-assets.test.ts).
 
-const [outdir, bundlingStacks] = process.argv.slice(2);
-if (!outdir) throw new Error('usage: node test/support/synth-stack.ts <outdir> [<bundling stacks, JSON>]');
+const [outdir] = process.argv.slice(2);
+if (!outdir) throw new Error('usage: node test/support/synth-stack.ts <outdir>');
 try {
-  const app = new App({
-    outdir,
-    context: {
-      'aws:cdk:enable-asset-metadata': true,
-      ...(bundlingStacks ? { 'aws:cdk:bundling-stacks': JSON.parse(bundlingStacks) as string[] } : {}),
-    },
-  });
+  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
   new PlatformStack(app, 'PlatformStack');
   // The reference of the bundle budget (test/infra/bundle-budget.test.ts), bundled by the same code.
   bareHandlerStack(app, 'BareStack');
