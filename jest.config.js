@@ -4,7 +4,7 @@
  *  time with nothing else on the machine. `npm run jest -- <file>` runs a file of either. */
 
 /** The files that may only run alone: what they judge is time, or the store they break is shared. */
-export const ALONE = [
+const ALONE = [
   // Freeze DynamoDB Local (SIGSTOP), kill it, or start and stop JVMs of their own.
   'test/integration/store-freeze.test.ts',
   'test/integration/store-outage.test.ts',

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { READS_BUNDLES } from './support/bundle-readers.ts';
 
 // `npm run test:quick [-- <git ref>]`: the loop while changing code. Every unit test, and the other
 // test files that import a changed file (Jest's --findRelatedTests follows the static imports from
@@ -16,9 +17,6 @@ const jest = [
   '--selectProjects',
   'parallel',
 ];
-
-/** The suites that wait for the bundled synthesis (test/support/synthesized-stack.ts). */
-const NEEDS_BUNDLES = /test\/infra\/(bundles|bundle-budget|cold-start|reproducible-assets)\.test\.ts$/;
 
 const git = (...args: string[]): string[] =>
   execFileSync('git', args, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
@@ -37,7 +35,7 @@ const listed = (args: string[]): string[] =>
 
 const unit = listed([join(root, 'test', 'unit')]);
 const related = changed.length > 0 ? listed(['--findRelatedTests', ...changed]) : [];
-const files = [...new Set([...unit, ...related])].filter((file) => !NEEDS_BUNDLES.test(file));
+const files = [...new Set([...unit, ...related])].filter((file) => !READS_BUNDLES.test(file));
 console.log(
   `test:quick: ${changed.length} changed file(s) since ${ref}; ${unit.length} unit and ${files.length - unit.length} related test file(s)`,
 );

@@ -1,4 +1,5 @@
 import jestSequencer from '@jest/test-sequencer';
+import { READS_BUNDLES } from './bundle-readers.ts';
 
 // The order of the `parallel` project's files: Jest's own (those that failed last time, then the
 // slowest first), except that the suites that read the run's bundled synthesis go last. The
@@ -11,8 +12,6 @@ type Sequencer = typeof jestSequencer.default;
 const loaded = jestSequencer as unknown as Sequencer | { default: Sequencer };
 const TestSequencer: Sequencer = typeof loaded === 'function' ? loaded : loaded.default;
 type Tests = Parameters<InstanceType<typeof TestSequencer>['sort']>[0];
-
-const READS_BUNDLES = /test\/infra\/(bundles|bundle-budget|cold-start|reproducible-assets)\.test\.ts$/;
 
 export default class BundlesLastSequencer extends TestSequencer {
   override sort(tests: Tests): ReturnType<InstanceType<typeof TestSequencer>['sort']> {
