@@ -3,6 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '../../infra/platform-stack.ts';
 import { DEFAULT_DOMAIN_TARGET } from '../../shared/model/domains.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
+import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
 // Custom domains in the stack: the rule that runs the background checks every minute, what their
 // function may do (query the due queue, write a check: no more), the alarm on its errors, and the
@@ -10,7 +11,7 @@ import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
-function synthesized(context: Record<string, string> = {}): Record<string, Resource> {
+function synthesized(context: Record<string, string>): Record<string, Resource> {
   const app = new App({ outdir: testOutdir(), context: { ...TEST_SYNTH_CONTEXT, ...context } });
   new PlatformStack(app, 'PlatformStack', context.domainTarget ? { domainTarget: context.domainTarget } : {});
   return Template.fromJSON(flattenedStack(app, 'PlatformStack')).toJSON().Resources as Record<
@@ -19,7 +20,8 @@ function synthesized(context: Record<string, string> = {}): Record<string, Resou
   >;
 }
 
-const resources = synthesized();
+// The default stack as the run synthesized it.
+const resources = (await defaultStackTemplate()).Resources as Record<string, Resource>;
 const entries = Object.entries(resources);
 const mentions = (value: unknown, id: string): boolean => JSON.stringify(value).includes(`"${id}"`);
 

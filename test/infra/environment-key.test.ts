@@ -1,17 +1,11 @@
-import { App } from 'aws-cdk-lib';
 import { describeFunction } from '../../infra/endpoint-function.ts';
 import { functionGrants } from '../../infra/grants.ts';
-import { PlatformStack } from '../../infra/platform-stack.ts';
 import { routes } from '../../shared/routes.ts';
-import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
+import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
 // The KMS key that seals environment variables, and who may use it how: data keys for the writers,
 // plain values opened by the list and PATCH only under the `type: plain` context condition, and
 // every value (secrets) opened by the build's read alone. Plus the environment table and its grants.
-
-// The root's template with its route families' merged in (test/support/stack-templates.ts).
-const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
-new PlatformStack(app, 'PlatformStack');
 
 type Resource = {
   Type: string;
@@ -19,7 +13,8 @@ type Resource = {
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
 };
-const resources = flattenedStack(app, 'PlatformStack').Resources as Record<string, Resource>;
+// The root's template with its route families' merged in, as the run synthesized it.
+const resources = (await defaultStackTemplate()).Resources as Record<string, Resource>;
 
 interface Statement {
   Action: string | string[];

@@ -9,6 +9,7 @@ import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
 import { routes } from '../../shared/routes.ts';
 import { fixedMonthlyCost } from '../support/costs.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
+import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
 // What the desk review of the first deploy asked for (issue 21), read off the template: a seed
 // rotation that the template carries out, stream records that never vanish, alarms that page only
@@ -19,14 +20,15 @@ type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?:
 type Resources = Record<string, Resource>;
 
 /** The root's resources with its route families' merged in (test/support/stack-templates.ts). */
-function synth(context: Record<string, string> = {}): Resources {
+function synth(context: Record<string, string>): Resources {
   const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
   const { props } = stackSettingsOf((key) => context[key]);
   new PlatformStack(app, 'PlatformStack', props);
   return flattenedStack(app, 'PlatformStack').Resources as Resources;
 }
 
-const resources = synth();
+// The default stack as the run synthesized it.
+const resources = (await defaultStackTemplate()).Resources as Resources;
 const configured = synth({
   keySigningSeedVersion: 'a1b2c3d4-rotated',
   routeMetrics: 'on',

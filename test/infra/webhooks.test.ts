@@ -1,16 +1,13 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { PlatformStack } from '../../infra/platform-stack.ts';
 import { streamConsumers } from '../../shared/consumers.ts';
-import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
+import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
 // The webhook part of the stack: streams on the event tables, the delivery queue and its
 // dead-letter queue, the alarm on dead letters, and what each function may do (no more).
 
-const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
-new PlatformStack(app, 'PlatformStack');
-// The route functions are in nested stacks: one merged template (test/support/stack-templates.ts).
-const template = Template.fromJSON(flattenedStack(app, 'PlatformStack'));
+// The route functions are in nested stacks: one merged template (test/support/stack-templates.ts),
+// as the run synthesized it.
+const template = Template.fromJSON(await defaultStackTemplate());
 
 type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
 const resources = template.toJSON().Resources as Resources;

@@ -1,5 +1,15 @@
+// Which suites read the run's synthesis (test/support/synthesized-stack.ts). The parallel phase runs
+// them last (test/support/sequencer.ts): the synthesis runs beside the other suites from the start,
+// and a suite that waited for it first held a worker idle for minutes.
+
+const suites = (names: readonly string[]): RegExp =>
+  new RegExp(`test/infra/(${names.join('|')})\\.test\\.ts$`);
+
+/** The suites that read its bundles: `npm run test:quick` leaves them out. */
+export const READS_BUNDLES = suites(['bundles', 'bundle-budget', 'cold-start', 'reproducible-assets']);
+
 /**
- * The suites that read the run's bundled synthesis (test/support/synthesized-stack.ts): the parallel
- * phase runs them last (test/support/sequencer.ts), and `npm run test:quick` leaves them out.
+ * The suites that read its default stack's template (defaultStackTemplate): run on their own, or in
+ * a run without the synthesis, they synthesize the stack themselves, so test:quick keeps them.
  */
-export const READS_BUNDLES = /test\/infra\/(bundles|bundle-budget|cold-start|reproducible-assets)\.test\.ts$/;
+export const READS_TEMPLATE = suites(['environment-key', 'webhooks', 'domain-checks', 'operations']);

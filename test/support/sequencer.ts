@@ -1,10 +1,9 @@
 import jestSequencer from '@jest/test-sequencer';
-import { READS_BUNDLES } from './bundle-readers.ts';
+import { READS_BUNDLES, READS_TEMPLATE } from './bundle-readers.ts';
 
 // The order of the `parallel` project's files: Jest's own (those that failed last time, then the
-// slowest first), except that the suites that read the run's bundled synthesis go last. The
-// synthesis runs beside the others from the start; a suite that waited for it first held a worker
-// idle for minutes.
+// slowest first), except that the suites that read the run's synthesis go last (its template's
+// readers, then its bundles'): see test/support/bundle-readers.ts.
 
 // The package is CommonJS with an `exports.default`: loaded by Node that is the default import's
 // `default`; loaded through Jest's own module interop it is the default import itself.
@@ -16,10 +15,9 @@ type Tests = Parameters<InstanceType<typeof TestSequencer>['sort']>[0];
 export default class BundlesLastSequencer extends TestSequencer {
   override sort(tests: Tests): ReturnType<InstanceType<typeof TestSequencer>['sort']> {
     const sorted = super.sort(tests);
-    const ordered = (list: Tests) => [
-      ...list.filter((test) => !READS_BUNDLES.test(test.path)),
-      ...list.filter((test) => READS_BUNDLES.test(test.path)),
-    ];
+    const rank = (path: string): number => (READS_BUNDLES.test(path) ? 2 : READS_TEMPLATE.test(path) ? 1 : 0);
+    // A stable sort: Jest's order within each rank.
+    const ordered = (list: Tests) => [...list].sort((a, b) => rank(a.path) - rank(b.path));
     return sorted instanceof Promise ? sorted.then(ordered) : ordered(sorted);
   }
 }

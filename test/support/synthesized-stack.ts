@@ -4,6 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import {
+  flattenedStack,
+  flattenedTemplate,
+  TEST_SYNTH_CONTEXT,
+  type TemplateJson,
+  testOutdir,
+} from './stack-templates.ts';
 
 // The synthesized stack, bundled as `cdk deploy` would ship it, shared by every suite that runs the
 // bundles. The test run's global setup starts one synthesis in a child process and carries on; the
@@ -41,4 +48,25 @@ export async function synthesizedAssembly(): Promise<CloudAssembly> {
     await sleep(250);
   }
   return new CloudAssembly(outdir);
+}
+
+/**
+ * The default stack's root template, its route families merged in (test/support/stack-templates.ts),
+ * as the run's synthesis made it: the suites that read the default stack share that one instead of
+ * each synthesizing it again (about 8 CPU-s each). Only the functions' code differs from a synthesis
+ * without bundling (its asset hashes). Where the run has no synthesis (PLATFORM_TEST_SYNTH=off, a
+ * file run on its own), the stack is synthesized here without bundling.
+ */
+export async function defaultStackTemplate(): Promise<TemplateJson> {
+  if (!process.env[DIRECTORY_VARIABLE]) {
+    const [{ App }, { PlatformStack }] = await Promise.all([
+      import('aws-cdk-lib'),
+      import('../../infra/platform-stack.ts'),
+    ]);
+    const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
+    new PlatformStack(app, 'PlatformStack');
+    return flattenedStack(app, 'PlatformStack');
+  }
+  const assembly = await synthesizedAssembly();
+  return flattenedTemplate(assembly.directory, assembly.getStackByName('PlatformStack').templateFile);
 }
