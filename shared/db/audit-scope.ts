@@ -26,6 +26,16 @@ export const asChange = <T>(stamp: AuditStamp, change: () => Promise<T>): Promis
   current.run({ stamp, carried: false }, change);
 
 /**
+ * Closes the running change without an event: the request asked for what already is (a member's
+ * current role), so it changed nothing, which the log does not record and the chain does not take
+ * for a change whose event went missing.
+ */
+export function closeUnchanged(): void {
+  const scope = current.getStore();
+  if (scope) scope.stamp = undefined;
+}
+
+/**
  * Names the project the running change is about, where neither its path nor the item it writes says
  * (a build's log is kept by deployment): its event can then be found by project.
  */

@@ -18,6 +18,8 @@ const READABLE: readonly DeploymentState[] = ['queued', 'building'];
 export type BuildEnvReadResult =
   | { outcome: 'recorded'; projectId: string; branch: string; target?: string }
   | { outcome: 'refused'; status: string }
+  /** A production deployment's (or one of no recorded target), to a reader of previews only. */
+  | { outcome: 'production' }
   /** Read MAX_BUILD_ENV_READS times already. */
   | { outcome: 'exhausted' }
   | { outcome: 'missing' };
@@ -25,17 +27,29 @@ export type BuildEnvReadResult =
 export async function recordBuildEnvRead(
   ownerId: string,
   deploymentId: string,
-  read: { keyId: string; at: string },
+  read: {
+    keyId: string;
+    at: string /** Only a deployment whose recorded target is not production. */;
+    previewsOnly: boolean;
+  },
 ): Promise<BuildEnvReadResult> {
+  // Decided in the same condition as the read's record: a refused read is not recorded.
+  const notProduction = read.previewsOnly ? ' AND attribute_exists(#target) AND #target <> :production' : '';
   const update = await conditionally(() =>
     db.send(
       new UpdateCommand({
         TableName: tableName('deployments'),
         Key: { ownerId, id: deploymentId },
         UpdateExpression: 'SET #events = list_append(if_not_exists(#events, :none), :read) ADD #reads :one',
-        ConditionExpression: `#status IN (${READABLE.map((_, index) => `:readable${index}`).join(', ')}) AND (attribute_not_exists(#reads) OR #reads < :cap)`,
-        ExpressionAttributeNames: { '#events': 'events', '#status': 'status', '#reads': 'buildEnvReads' },
+        ConditionExpression: `#status IN (${READABLE.map((_, index) => `:readable${index}`).join(', ')}) AND (attribute_not_exists(#reads) OR #reads < :cap)${notProduction}`,
+        ExpressionAttributeNames: {
+          '#events': 'events',
+          '#status': 'status',
+          '#reads': 'buildEnvReads',
+          ...(read.previewsOnly ? { '#target': 'target' } : {}),
+        },
         ExpressionAttributeValues: {
+          ...(read.previewsOnly ? { ':production': 'production' } : {}),
           ':none': [],
           ':one': 1,
           ':cap': MAX_BUILD_ENV_READS,
@@ -60,5 +74,7 @@ export async function recordBuildEnvRead(
   if (!old) return { outcome: 'missing' };
   if (!(READABLE as readonly unknown[]).includes(old.status))
     return { outcome: 'refused', status: String(old.status) };
+  if (read.previewsOnly && (typeof old.target !== 'string' || old.target === 'production'))
+    return { outcome: 'production' };
   return { outcome: 'exhausted' };
 }

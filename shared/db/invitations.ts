@@ -4,7 +4,7 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { transactWriteReasons } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
-import { type Member, memberItem, table, teamKey } from './teams.ts';
+import { type Member, memberItem, memberKey, table, teamKey } from './teams.ts';
 
 // Invitations: an item in the team's partition that lists it (never its code), and an item keyed by
 // the digest of its code that finds it when someone accepts. Both expire by TTL after 7 days; code
@@ -15,6 +15,8 @@ export interface Invitation {
   id: string;
   email: string;
   role: TeamRole;
+  /** The member who made it. */
+  invitedBy: string;
   createdAt: string;
   expiresAt: string;
 }
@@ -28,13 +30,14 @@ const toInvitation = (item: Record<string, unknown>): Invitation => ({
   id: String(item.id),
   email: String(item.email),
   role: isTeamRole(item.role) ? item.role : 'viewer',
+  invitedBy: String(item.invitedBy),
   createdAt: String(item.createdAt),
   expiresAt: String(item.expiresOn),
 });
 
 export async function insertInvitation(
   teamId: string,
-  invitation: Invitation & { invitedBy: string },
+  invitation: Invitation,
   codeDigest: string,
 ): Promise<void> {
   const expiresAt = epochSeconds(invitation.expiresAt);
@@ -62,6 +65,7 @@ export async function insertInvitation(
             invitationId: invitation.id,
             email: invitation.email,
             role: invitation.role,
+            invitedBy: invitation.invitedBy,
             expiresAt,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -116,6 +120,8 @@ export interface OpenInvitation {
   invitationId: string;
   email: string;
   role: TeamRole;
+  /** The member who made it; undefined on a code stored before it was kept there (then on the invitation). */
+  invitedBy: string | undefined;
   /** Epoch seconds. */
   expiresAt: number;
 }
@@ -130,18 +136,37 @@ export async function findByCode(digest: string): Promise<OpenInvitation | undef
     invitationId: String(Item.invitationId),
     email: String(Item.email),
     role: Item.role,
+    invitedBy: typeof Item.invitedBy === 'string' ? Item.invitedBy : undefined,
     expiresAt: Number(Item.expiresAt),
   };
 }
 
-/** `accepted`; `gone` (used, revoked or its team deleted meanwhile); `member` (already in the team). */
-export type Acceptance = 'accepted' | 'gone' | 'member';
+/** Who made an invitation, from its item; undefined once it is gone. */
+export async function findInviter(teamId: string, invitationId: string): Promise<string | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: invitationKey(teamId, invitationId), ConsistentRead: true }),
+  );
+  return typeof Item?.invitedBy === 'string' ? Item.invitedBy : undefined;
+}
 
+/**
+ * `accepted`; `gone` (used, revoked or its team deleted meanwhile); `member` (already in the team);
+ * `inviter` (who made it no longer holds one of `inviterRoles` in the team, or has left it).
+ */
+export type Acceptance = 'accepted' | 'gone' | 'member' | 'inviter';
+
+/**
+ * Joins the team in one transaction, if the invitation's maker, `inviter`, still holds one of
+ * `inviterRoles` there: their role is checked in the same transaction, so a demotion or a removal
+ * that lands first is never outrun.
+ */
 export async function acceptInvitation(
   digest: string,
   open: OpenInvitation,
   member: Member,
+  inviter: { userId: string; roles: readonly TeamRole[] },
 ): Promise<Acceptance> {
+  const roleValues = Object.fromEntries(inviter.roles.map((role, index) => [`:role${index}`, role]));
   const outcome = await transactWriteReasons(() => ({
     TransactItems: [
       { Delete: { TableName: table(), Key: codeKey(digest), ConditionExpression: 'attribute_exists(pk)' } },
@@ -169,13 +194,23 @@ export async function acceptInvitation(
           ExpressionAttributeValues: { ':delta': member.role === 'owner' ? 1 : 0 },
         },
       },
+      {
+        ConditionCheck: {
+          TableName: table(),
+          Key: memberKey(open.teamId, inviter.userId),
+          ConditionExpression: `#role IN (${Object.keys(roleValues).join(', ')})`,
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: roleValues,
+        },
+      },
     ],
   }));
   if (outcome.done) return 'accepted';
-  const [code, invitation, newMember, team] = outcome.reasons.map(
+  const [code, invitation, newMember, team, inviterRole] = outcome.reasons.map(
     (reason) => reason === 'ConditionalCheckFailed',
   );
   if (code || invitation || team) return 'gone';
   if (newMember) return 'member';
+  if (inviterRole) return 'inviter';
   throw outcome.error;
 }

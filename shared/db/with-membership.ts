@@ -58,6 +58,27 @@ export async function getWithMembership(
   return { item: itemOf(read.TableName, read.Key), role: roleOf(itemOf(teams, member)) };
 }
 
+/**
+ * The caller's role alone, read as the rows that read it beside their resource are allowed to read
+ * it (BatchGetItem): for what such a row answers without its resource (a replayed request, a
+ * refusal that comes before it).
+ */
+export async function roleAlone(teamId: string, userId: string): Promise<TeamRole | undefined> {
+  const teams = teamsTable();
+  const member = memberKey(teamId, userId);
+  let requested: Record<string, { Keys: Key[]; ConsistentRead: boolean }> = {
+    [teams]: { Keys: [member], ConsistentRead: true },
+  };
+  let found: Item | undefined;
+  for (let attempt = 1; Object.keys(requested).length > 0; attempt++) {
+    await beforeAttempt(attempt, teams);
+    const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: requested }));
+    found ??= Responses?.[teams]?.[0];
+    requested = (UnprocessedKeys ?? {}) as typeof requested;
+  }
+  return roleOf(found);
+}
+
 /** The item alone, where the role is already known (a personal team). */
 export async function getItem(read: ItemRead): Promise<Record<string, unknown> | undefined> {
   const { Item } = await db.send(new GetCommand(read));

@@ -32,6 +32,20 @@ function acceptableName(given: string): string {
 }
 
 /**
+ * Claims the name; where a claim holds it that lapsed unverified (expired, or pending past its
+ * expiry), takes it over from that claim in one conditional write: a name never verified is held
+ * for 7 days, not for as long as its item lasts.
+ */
+async function claimOrTakeOver(ownerId: string, domain: store.StoredDomain): Promise<store.ClaimOutcome> {
+  const outcome = await store.claimDomain(ownerId, domain, MAX_DOMAINS_PER_PROJECT);
+  if (outcome !== 'taken') return outcome;
+  const holder = await store.findDomain(domain.name);
+  const now = new Date(clock.now()).toISOString();
+  if (!holder || !store.hasLapsed(holder, now)) return outcome;
+  return store.takeOverLapsed(ownerId, domain, holder, MAX_DOMAINS_PER_PROJECT, now);
+}
+
+/**
  * Adds a name to one of the owner's projects (`ownerId`: the partition its projects live in); 404
  * for a project that is not theirs, 409 when the project has its 50 or anyone holds the name.
  */
@@ -58,7 +72,7 @@ export async function addDomain(
     ownerId,
     checks: 0,
   };
-  const outcome = await store.claimDomain(ownerId, domain, MAX_DOMAINS_PER_PROJECT);
+  const outcome = await claimOrTakeOver(ownerId, domain);
   if (outcome === 'no-project') throw projectNotFound(projectId);
   if (outcome === 'limit') {
     throw new ConflictError(

@@ -58,7 +58,7 @@ export async function removeDomain(caller: Caller, projectId: string, given: str
 
 const expiredConflict = (domain: store.Domain) =>
   new ConflictError(
-    `The domain ${domain.name} expired at ${domain.expiresAt}, still unverified; remove it and add it again`,
+    `The domain ${domain.name} expired at ${domain.expiresAt}, still unverified, and no longer holds the name: anyone may add it now. Remove it and add it again to try once more`,
   );
 
 /**

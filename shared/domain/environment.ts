@@ -11,8 +11,9 @@ import {
   deploymentTarget,
 } from '#shared/model/deployment-target.ts';
 import { MAX_BUILD_ENV_READS, type VariableType } from '#shared/model/environment-variables.ts';
-import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
+import { roleAllows } from '#shared/model/roles.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import { mapLimited, unseal } from '#shared/runtime/envelope.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -144,7 +145,10 @@ const isDeploymentTarget = (value: unknown): value is DeploymentTarget =>
 
 /**
  * A deployment's build environment, secrets opened, for a `build` key: only while it is queued or
- * building (409 after), and recorded in its history first (a refused read is not).
+ * building (409 after), and recorded in its history first (a refused read is not). A production
+ * deployment's holds production's secrets: reading it takes what writing them takes (an admin's
+ * role, or a team token made for production, which mustReachDeployment checks); a developer's
+ * production build runs with such a token.
  */
 export async function readBuildEnvironment(caller: Caller, deploymentId: string): Promise<BuildEnvironment> {
   const notFound = () => new NotFoundError(`Deployment ${deploymentId} was not found`);
@@ -153,8 +157,14 @@ export async function readBuildEnvironment(caller: Caller, deploymentId: string)
   const read = await recordBuildEnvRead(caller.team.partition, deploymentId, {
     keyId: caller.keyId,
     at: isoNow(),
+    previewsOnly: !roleAllows(caller.team.role ?? 'viewer', 'variables.write_production'),
   });
   if (read.outcome === 'missing') throw notFound();
+  if (read.outcome === 'production') {
+    throw new ForbiddenError(
+      `Deployment ${deploymentId} is a production deployment: reading its build environment (production's secrets) needs the admin role (variables.write_production), or a team token made for production`,
+    );
+  }
   if (read.outcome === 'exhausted') {
     throw new ConflictError(
       `Deployment ${deploymentId}'s build environment was read ${MAX_BUILD_ENV_READS} times, as often as one deployment may; redeploy to build it again`,

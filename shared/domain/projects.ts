@@ -10,7 +10,7 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
 import { teamClosed, teamOpenCheck } from './team-closing.ts';
 import { readInTeam } from './team-reads.ts';
-import { reaches, spansTeam } from './token-reach.ts';
+import { mayTarget, reaches, spansTeam } from './token-reach.ts';
 
 export type { Project } from '#shared/db/projects.ts';
 
@@ -58,13 +58,20 @@ export const listProjects = (caller: Caller, page: PageRequest): Promise<Page<pr
 
 const notFound = (id: string): NotFoundError => new NotFoundError(`Project ${id} was not found`);
 
-/** Changes the caller's project; 404 as for a get, also when it was deleted meanwhile. */
+/**
+ * Changes the caller's project; 404 as for a get, also when it was deleted meanwhile. Its production
+ * branch is production's: it chooses what the next production deployment ships, so a team token
+ * not made for production may not change it (403).
+ */
 export async function updateProject(
   caller: Caller,
   id: string,
   input: UpdateProjectInput,
 ): Promise<projects.Project> {
-  const updated = mayReachProject(caller, id)
+  const reached = mayReachProject(caller, id);
+  if (reached && input.productionBranch !== undefined)
+    mayTarget(caller, 'production', 'change the production branch');
+  const updated = reached
     ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
     : undefined;
   if (!updated) throw notFound(id);

@@ -1,3 +1,4 @@
+import { closeUnchanged } from '#shared/db/audit-scope.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as store from '#shared/db/team-members.ts';
 import { findMember, findRole, type Member } from '#shared/db/teams.ts';
@@ -43,10 +44,12 @@ async function currentRole(caller: Caller, userId: string): Promise<TeamRole> {
   return role;
 }
 
+/** Changes a member's role; their current role again changes nothing, and is not an event. */
 export async function changeRole(caller: Caller, userId: string, role: TeamRole): Promise<Member> {
   const from = await currentRole(caller, userId);
   mayChange(caller, from, role);
-  if (from !== role) settled(await store.changeRole(caller.team.id, userId, from, role), userId);
+  if (from === role) closeUnchanged();
+  else settled(await store.changeRole(caller.team.id, userId, from, role), userId);
   const member = await findMember(caller.team.id, userId);
   if (!member) throw memberNotFound(userId);
   return member;

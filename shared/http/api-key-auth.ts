@@ -18,13 +18,15 @@ export function apiKeyAuth(
     const admission = await admit(headerValue(request.event, 'authorization'), state.sourceIp);
     state.rateLimit = admission.rateLimit;
     if (!admission.admitted) throw admission.error;
+    // Known before the scope is checked: a refusal for a scope is still a caller's, which the access
+    // line names and the team's audit log records (shared/http/audit-trail.ts).
+    state.caller = admission.caller;
     // Counted first: a request outside the key's scopes still spends its allowance, like any other.
     const needed = scope ?? scopeFor(request.event.httpMethod);
     if (!allows(admission.caller.scopes, needed)) {
       const named = typeof needed === 'string' ? needed : needed.join(' or ');
       throw new ForbiddenError(`This request needs the ${named} scope, which this API key does not have`);
     }
-    state.caller = admission.caller;
   };
   return { before };
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { auditScope } from '#shared/db/audit-scope.ts';
 import { recordDenial } from '#shared/domain/audit.ts';
+import { confirmMembership, teamNamed } from '#shared/domain/team-access.ts';
 import type { AuditStamp } from '#shared/model/audit.ts';
 import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -44,14 +45,26 @@ function stampOf(route: EndpointRoute, request: EndpointRequest, caller: Caller,
   };
 }
 
-/** The team a refused request was aimed at, when the refusal came after the team was known. */
-function refusedIn(route: EndpointRoute, request: EndpointRequest): Caller | undefined {
+/**
+ * The caller of a refused request, acting in the team it was aimed at; undefined when that team
+ * is not the caller's (a refusal is recorded only in a team the caller belongs to: naming another
+ * team must not write into its log). A request refused before its team was read (for a key's
+ * scope, at admission) has its team and membership read here.
+ */
+async function refusedIn(route: EndpointRoute, request: EndpointRequest): Promise<Caller | undefined> {
   const caller = request.context.state.caller;
-  if (!caller || !actsInTeam(route) || caller.team.role === undefined) return undefined;
+  if (!caller || !actsInTeam(route)) return undefined;
   const { pathParameters, queryStringParameters } = request.event;
   const named = route.team === 'path' ? pathParameters?.teamId : queryStringParameters?.teamId;
-  // Refused before the team it names was looked at (a key's scope): not that team's event.
-  return named === undefined || named === caller.team.id ? caller : undefined;
+  if (caller.team.role !== undefined && (named === undefined || named === caller.team.id)) return caller;
+  try {
+    caller.team = teamNamed(caller, named);
+    await confirmMembership(caller, route);
+    return caller;
+  } catch {
+    // Not a team of the caller's (or not one at all): nothing to record there.
+    return undefined;
+  }
 }
 
 export function auditTrail(
@@ -77,7 +90,7 @@ export function auditTrail(
   };
   const onError = async (request: EndpointRequest): Promise<void> => {
     if (!(request.error instanceof ForbiddenError)) return;
-    const caller = refusedIn(route, request);
+    const caller = await refusedIn(route, request).catch(() => undefined);
     if (!caller) return;
     const action = route.audit ?? route.permission ?? route.operationId;
     await recordDenial(stampOf(route, request, caller, action), {

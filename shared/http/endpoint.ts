@@ -181,7 +181,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
       ? BUNDLED_TAKES_IDEMPOTENCY_KEY
       : takesIdempotencyKey(route)
   )
-    ? idempotent(run)
+    ? idempotent(run, isFallback(route) ? {} : route)
     : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)

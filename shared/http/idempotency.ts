@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { claim, complete, release, type StoredResponse } from '#shared/db/idempotency.ts';
+import { confirmMembership } from '#shared/domain/team-access.ts';
+import type { Caller } from '#shared/model/caller.ts';
 import { IdempotencyKeyReusedError, RequestInProgressError, ValidationError } from '#shared/model/errors.ts';
+import type { EndpointRoute } from '#shared/routes.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/runtime/function-settings.ts';
 import { headerValue } from './headers.ts';
@@ -10,7 +13,11 @@ import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
 
 // `Idempotency-Key` on the POSTs of the versioned API (Stripe's semantics, the IETF draft's header):
 // a client whose POST timed out sends it again with the same key and gets the first answer, not a
-// second project. Records are per user, so two users cannot see or block each other's keys.
+// second project. Records are per credential (the API key or team token that sent the request):
+// two users cannot see or block each other's keys, and neither can two tokens of one team, which
+// act as the same caller but within different limits: a token limited to one project, sending the
+// key and body another token used, runs its own request (and is refused it), instead of receiving
+// the other's answer and the secret in it.
 
 const HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 255;
@@ -54,20 +61,29 @@ function idempotencyKeyOf(event: ProxyEvent): string | undefined {
 const replayed = (response: StoredResponse): ProxyResult =>
   withHeaders(response, { 'Idempotency-Replayed': 'true' });
 
+/** Whose records a request reads and writes: its user (or team) and the credential it presented. */
+export const credentialOf = (caller: Pick<Caller, 'userId' | 'keyId'>): string =>
+  `${caller.userId}\n${caller.keyId}`;
+
 /**
- * Runs a handler at most once per user and Idempotency-Key. The first answer below 500 is stored and
- * replayed byte for byte; a failure (a validation error, a 5xx) is not, so a corrected or later
- * retry runs again. The same key with another request is a 422, and one still running is a 409.
+ * Runs a handler at most once per credential and Idempotency-Key. The first answer below 500 is
+ * stored and replayed byte for byte; a failure (a validation error, a 5xx) is not, so a corrected or
+ * later retry runs again. The same key with another request is a 422, and one still running is a
+ * 409. A replay is answered as the request itself would be admitted now: a row that reads the
+ * caller's membership with its resource has it read first (a member since removed gets the 404 of
+ * a team they are not in, and one whose role no longer allows the row a 403, from teamScope).
  */
 export function idempotent(
   run: (event: ProxyEvent, context: EndpointContext) => Promise<ProxyResult>,
+  route: Pick<EndpointRoute, 'membership'> = {},
 ): (event: ProxyEvent, context: EndpointContext) => Promise<ProxyResult> {
   return async (event, context) => {
     const key = idempotencyKeyOf(event);
     const { caller } = context.state;
     if (key === undefined || caller === undefined) return run(event, context);
 
-    const id = recordIdOf(caller.userId, key);
+    const owner = credentialOf(caller);
+    const id = recordIdOf(owner, key);
     const fingerprint = fingerprintOf(event, context.state.body);
     const now = nowSeconds();
     const claimed = await claim({
@@ -80,7 +96,10 @@ export function idempotent(
     if (claimed.outcome !== 'claimed' && claimed.fingerprint !== fingerprint) {
       throw new IdempotencyKeyReusedError(`This ${HEADER} was used with another request`);
     }
-    if (claimed.outcome === 'completed') return replayed(open(claimed.response, caller.userId, key));
+    if (claimed.outcome === 'completed') {
+      await confirmMembership(caller, route);
+      return replayed(open(claimed.response, owner, key));
+    }
     if (claimed.outcome === 'in_progress') {
       throw new RequestInProgressError(`A request with this ${HEADER} is still in progress; retry later`);
     }
@@ -95,7 +114,7 @@ export function idempotent(
       throw error;
     }
     if (response.statusCode >= 500) await release(id, fingerprint);
-    else await complete(id, fingerprint, seal(stored(response), caller.userId, key));
+    else await complete(id, fingerprint, seal(stored(response), owner, key));
     return response;
   };
 }

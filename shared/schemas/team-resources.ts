@@ -74,6 +74,7 @@ const exampleInvitation = {
   id: 'inv_01JD8Z6H7J8K9M0N1P2Q3R4S5V',
   email: 'grace@example.com',
   role: 'developer',
+  invitedBy: 'usr_01JD8Z4B2C3D4E5F6G7H8J9K0M',
   createdAt: '2026-11-25T09:20:00.000Z',
   expiresAt: '2026-12-02T09:20:00.000Z',
 } as const;
@@ -82,6 +83,10 @@ const invitationFields = {
   id: prefixedId('inv', exampleInvitation.id),
   email: z.string(),
   role: Role,
+  invitedBy: z.string().register(z.globalRegistry, {
+    description:
+      'The member who made it. Accepting needs them to hold the role it grants, and the right to invite, still: an invitation of a member since demoted or gone is refused, and is for an owner or admin to revoke.',
+  }),
   createdAt: Timestamp,
   expiresAt: Timestamp,
 };

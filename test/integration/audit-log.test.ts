@@ -116,6 +116,68 @@ describe('refusals', () => {
     ]);
     expect(await log(owner, teamId, `actorId=${outsider.userId}`)).toEqual([]);
   });
+  it("logs a 403 for a key's missing scope in the team the request names, a team token's too; an outsider's leaves nothing", async () => {
+    const { teamId, owner, developer } = await teamOfEveryRole();
+    const project = idOf(await newProject(owner.key, teamId));
+    const outsider = await audit.newWatchedPerson('Outsider');
+    const agent = audit.uniqueAgent();
+    const readKeyOf = async (person: TestPerson) => {
+      const made = await call(url('/keys'), {
+        method: 'POST',
+        key: person.key,
+        json: { name: 'read', scopes: ['read'] },
+      });
+      expect(made.status).toBe(201);
+      return made.body as { apiKey: string; key: { id: string } };
+    };
+    const [developersRead, outsidersRead] = await Promise.all([readKeyOf(developer), readKeyOf(outsider)]);
+    const token = await call(url(`/teams/${teamId}/tokens`), {
+      method: 'POST',
+      key: owner.key,
+      json: { name: 'reader', scopes: ['read'], expiresInDays: 1 },
+    });
+    const { apiKey: readToken, token: tokenMade } = token.body as { apiKey: string; token: { id: string } };
+
+    const deleted = await audit.callAs(agent, url(`/projects/${project}?teamId=${teamId}`), {
+      method: 'DELETE',
+      key: developersRead.apiKey,
+    });
+    const created = await audit.callAs(agent, url('/projects'), {
+      method: 'POST',
+      key: readToken,
+      json: { name: 'nope' },
+    });
+    const intruded = await audit.callAs(agent, url(`/projects/${project}?teamId=${teamId}`), {
+      method: 'DELETE',
+      key: outsidersRead.apiKey,
+    });
+    for (const refused of [deleted, created, intruded]) {
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: 'forbidden', message: expect.stringContaining('scope') });
+    }
+
+    const denied = await log(owner, teamId, 'outcome=denied');
+    expect(
+      denied.map(({ action, actor, target, requestId }) => ({ action, actor: actor.id, target, requestId })),
+    ).toEqual([
+      {
+        action: 'project.created',
+        actor: tokenMade.id,
+        target: { type: 'project', id: teamId },
+        requestId: audit.requestIdOf(created),
+      },
+      {
+        action: 'project.deleted',
+        actor: developer.userId,
+        target: { type: 'project', id: project },
+        requestId: audit.requestIdOf(deleted),
+      },
+    ]);
+    expect(denied.find(({ actor }) => actor.type === 'user')?.actor).toMatchObject({
+      keyId: developersRead.key.id,
+    });
+    expect(await log(owner, teamId, `actorId=${outsider.userId}`)).toEqual([]);
+  });
 });
 
 describe('who acted', () => {

@@ -486,6 +486,39 @@ describe('checking again by itself', () => {
   });
 });
 
+describe('a claim that lapsed unverified', () => {
+  it('holds its name for no one: another project takes it over, and the project that let it lapse no longer lists it', async () => {
+    const [first, second] = await Promise.all([owner(), owner()]);
+    const { name, createdAt } = await added(first.key, first.projectId);
+    expect((await add(second.key, second.projectId, name)).status).toBe(409);
+    // Past its expiry, whether or not the background check has marked it expired yet.
+    clock.now = () => Date.parse(createdAt) + WEEK + 1000;
+    const taken = await add(second.key, second.projectId, name);
+    expect([taken.status, taken.body]).toEqual([
+      201,
+      expect.objectContaining({ name, projectId: second.projectId, status: 'pending' }),
+    ]);
+    expect((await call(domainUrl(first.projectId, name), { key: first.key })).status).toBe(404);
+    const listed = await call(domainsUrl(first.projectId), { key: first.key });
+    expect((listed.body as { domains: unknown[] }).domains).toEqual([]);
+    // The new claim holds it as any pending one does.
+    expect((await add(first.key, first.projectId, name)).status).toBe(409);
+  });
+
+  it('is taken over by its own project adding the name again', async () => {
+    const { key, projectId } = await owner();
+    const { name, createdAt } = await added(key, projectId);
+    clock.now = () => Date.parse(createdAt) + WEEK + 1000;
+    await eventually(key, projectId, name, ({ status }) => status === 'expired');
+    const again = await add(key, projectId, name);
+    expect([again.status, again.body]).toEqual([201, expect.objectContaining({ name, status: 'pending' })]);
+    const listed = await call(domainsUrl(projectId), { key });
+    expect((listed.body as { domains: { name: string }[] }).domains.map((domain) => domain.name)).toEqual([
+      name,
+    ]);
+  });
+});
+
 describe('removing', () => {
   it('frees the name for anyone', async () => {
     const [first, second] = await Promise.all([owner(), owner()]);

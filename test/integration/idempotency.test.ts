@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/tables.ts';
+import { credentialOf } from '../../shared/http/idempotency.ts';
 import { recordIdOf } from '../../shared/http/sealed-response.ts';
 import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
-import { newPerson, newTeam } from '../support/teams.ts';
+import { join, newPerson, newTeam } from '../support/teams.ts';
 import { newCaller } from '../support/users.ts';
 
 // A client whose POST timed out cannot know whether it was applied. With an Idempotency-Key it
@@ -119,6 +120,40 @@ describe('Idempotency-Key on POST /v1/projects', () => {
     expect(again.headers.get('idempotency-replayed')).toBe('true');
   });
 
+  it("replays a retried POST /deployments in a shared team after reading the caller's membership: a member since removed gets the team's 404", async () => {
+    const owner = await newPerson('Owner');
+    const developer = await newPerson('Dev');
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    await join(gateway.baseUrl, teamId, owner, developer, 'developer');
+    const project = await call(`${gateway.baseUrl}/projects?teamId=${teamId}`, {
+      method: 'POST',
+      key: owner.key,
+      json: { name: 'web' },
+    });
+    const idempotencyKey = randomUUID();
+    const deploy = () =>
+      call(`${gateway.baseUrl}/deployments?teamId=${teamId}`, {
+        method: 'POST',
+        key: developer.key,
+        json: { projectId: (project.body as { id: string }).id },
+        headers: { 'Idempotency-Key': idempotencyKey },
+      });
+    const first = await deploy();
+    expect(first.status).toBe(201);
+    const again = await deploy();
+    expect([again.status, again.headers.get('idempotency-replayed')]).toEqual([201, 'true']);
+    expect(again.body).toEqual(first.body);
+
+    const removed = await call(`${gateway.baseUrl}/teams/${teamId}/members/${developer.userId}`, {
+      method: 'DELETE',
+      key: owner.key,
+    });
+    expect(removed.status).toBe(204);
+    const afterRemoval = await deploy();
+    expect(afterRemoval.status).toBe(404);
+    expect(afterRemoval.body).toEqual({ error: 'not_found', message: `Team ${teamId} was not found` });
+  });
+
   it('answers 409 to duplicates that arrive while the first is still running, then replays the first', async () => {
     const { key } = await newCaller();
     const idempotencyKey = randomUUID();
@@ -217,7 +252,7 @@ describe('Idempotency-Key on POST /v1/projects', () => {
 
 describe('the stored answer of a POST /v1/keys', () => {
   it("keeps the new key's plaintext out of the table, yet replays it to the retry that holds the Idempotency-Key", async () => {
-    const { userId, key } = await newCaller();
+    const { userId, keyId, key } = await newCaller();
     const idempotencyKey = randomUUID();
     const post = () =>
       call(`${gateway.baseUrl}/keys`, {
@@ -232,7 +267,7 @@ describe('the stored answer of a POST /v1/keys', () => {
     const { Item } = await db.send(
       new GetCommand({
         TableName: tableName('idempotency'),
-        Key: { id: recordIdOf(userId, idempotencyKey) },
+        Key: { id: recordIdOf(credentialOf({ userId, keyId }), idempotencyKey) },
       }),
     );
     expect(Item?.state).toBe('completed');

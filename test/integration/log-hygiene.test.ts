@@ -69,3 +69,25 @@ describe('logs', () => {
     }
   });
 });
+
+describe('a request that changes nothing', () => {
+  it('gives a member the role they have: 200, the member as they were, and nothing in the log (no event due, none missing)', async () => {
+    const { join, newPerson, newTeam } = await import('../support/teams.ts');
+    const owner = await newPerson('Owner');
+    const developer = await newPerson('Dev');
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    await join(gateway.baseUrl, teamId, owner, developer, 'developer');
+    const { result: same, lines } = await captureLogs(() =>
+      call(`${gateway.baseUrl}/teams/${teamId}/members/${developer.userId}`, {
+        method: 'PATCH',
+        key: owner.key,
+        json: { role: 'developer' },
+      }),
+    );
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ userId: developer.userId, role: 'developer' });
+    // The access line only (logging is on in this file): a change answered without its event is
+    // logged as an error.
+    expect(lines.map((line) => (JSON.parse(line) as { level: string }).level)).toEqual(['info']);
+  });
+});

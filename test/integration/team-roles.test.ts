@@ -288,8 +288,9 @@ describe('the role matrix, route by route', () => {
     'POST /deployments/{id}/cancel': async (fresh) => ({
       path: `/deployments/${fresh ? await deployment() : fixture.deploymentId}/cancel`,
     }),
+    // A preview's: a production deployment's is production's secrets, an admin's to read (below).
     'GET /deployments/{id}/build-env': async () => ({
-      path: `/deployments/${fixture.deploymentId}/build-env`,
+      path: `/deployments/${(await made('/deployments', { projectId: fixture.projectId, branch: 'feature' })).id}/build-env`,
     }),
     'GET /deployments/{id}/wait': async () => ({
       path: `/deployments/${fixture.deploymentId}/wait?status=queued`,
@@ -589,5 +590,61 @@ describe('what a request targets', () => {
       status: 404,
       body: { error: 'not_found', message: expect.any(String) },
     });
+  });
+});
+
+describe("a production deployment's build environment", () => {
+  it("is production's secrets: a developer's build key is refused it (403, the read not recorded), an admin's reads it, and previews stay a developer's", async () => {
+    const { teamId, owner, admin, developer } = await teamOfEveryRole(gateway.baseUrl);
+    const inTeam = (path: string) =>
+      `${gateway.baseUrl}${path}${path.includes('?') ? '&' : '?'}teamId=${teamId}`;
+    const made = async (key: string, path: string, json: unknown) => {
+      const response = await call(inTeam(path), { method: 'POST', key, json });
+      expect([path, response.status]).toEqual([path, 201]);
+      return response.body as { id: string; apiKey: string };
+    };
+    const buildKeyOf = async (person: TestPerson) =>
+      (
+        await call(`${gateway.baseUrl}/keys`, {
+          method: 'POST',
+          key: person.key,
+          json: { name: 'ci', scopes: ['build'] },
+        })
+      ).body as { apiKey: string };
+    const projectId = (await made(owner.key, '/projects', { name: 'secrets' })).id;
+    await made(owner.key, `/projects/${projectId}/env`, {
+      key: 'DB_PASSWORD',
+      value: 'prod-secret',
+      type: 'secret',
+      targets: ['production'],
+    });
+    await made(owner.key, `/projects/${projectId}/env`, {
+      key: 'PREVIEW_ONLY',
+      value: 'p',
+      targets: ['preview'],
+    });
+    const production = (await made(developer.key, '/deployments', { projectId })).id;
+    const preview = (await made(developer.key, '/deployments', { projectId, branch: 'feature' })).id;
+    const [developersBuild, adminsBuild] = await Promise.all([buildKeyOf(developer), buildKeyOf(admin)]);
+    const buildEnv = (key: string, id: string) => call(inTeam(`/deployments/${id}/build-env`), { key });
+
+    const refused = await buildEnv(developersBuild.apiKey, production);
+    expect([refused.status, refused.body]).toEqual([
+      403,
+      { error: 'forbidden', message: expect.stringContaining('production deployment') },
+    ]);
+    expect(refused.text).not.toContain('prod-secret');
+    expect((await buildEnv(developersBuild.apiKey, preview)).body).toEqual({
+      variables: { PREVIEW_ONLY: 'p' },
+      target: 'preview',
+    });
+    expect((await buildEnv(adminsBuild.apiKey, production)).body).toEqual({
+      variables: { DB_PASSWORD: 'prod-secret' },
+      target: 'production',
+    });
+    const events = (await call(inTeam(`/deployments/${production}/events`), { key: owner.key })).body as {
+      events: { type?: string; status?: string }[];
+    };
+    expect(events.events.map((event) => event.status ?? event.type)).toEqual(['queued', 'build-env-read']);
   });
 });

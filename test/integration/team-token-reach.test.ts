@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../../shared/model/ids.ts';
-import { actsInTeam, type EndpointRoute, routes } from '../../shared/routes.ts';
+import { actsInTeam, type EndpointRoute, routes, takesIdempotencyKey } from '../../shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';
@@ -140,8 +140,14 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-async function send(key: string, method: string, path: string, json?: unknown) {
-  return call(`${gateway.baseUrl}${path}`, { method, key, ...(json === undefined ? {} : { json }) });
+async function send(
+  key: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  headers: Record<string, string> = {},
+) {
+  return call(`${gateway.baseUrl}${path}`, { method, key, headers, ...(json === undefined ? {} : { json }) });
 }
 
 describe('a team token limited to one project, on every route that acts in a team', () => {
@@ -434,6 +440,32 @@ describe('a team token limited to one project, on every route that acts in a tea
       { error: 'forbidden', message: expect.stringContaining(refusals[why]) },
     ]);
   });
+
+  // A replay belongs to the credential that made the first request: another token of the same team,
+  // sending the same Idempotency-Key and body, gets what it would get on its own, never the first
+  // answer (a webhook's signing secret, a deployment of a project it cannot see).
+  const replayRows = teamRows
+    .filter(takesIdempotencyKey)
+    .map(nameOf)
+    .filter((name) => ROWS[name] === 'anotherProjectIsUnknown' || ROWS[name] === 'spansTheTeam');
+  it.each(replayRows)(
+    '%s: sent with the Idempotency-Key and body a token of the whole team used, the limited token gets its own answer',
+    async (name) => {
+      const route = rowNamed(name);
+      const { b, token } = await andAnother();
+      const request = ROWS[name] === 'spansTheTeam' ? teamRequest(name) : requestOf(route, b);
+      const idempotencyKey = randomUUID();
+      const sendAs = (key: string, idempotency: string) =>
+        send(key, route.method, request.path, request.json, { 'Idempotency-Key': idempotency });
+      const first = await sendAs(await tokenFor(), idempotencyKey);
+      expect([name, first.status]).toEqual([name, expect.any(Number)]);
+      expect(first.status).toBeLessThan(500);
+      const [again, own] = await Promise.all([sendAs(token, idempotencyKey), sendAs(token, randomUUID())]);
+      expect([name, again.headers.get('idempotency-replayed')]).toEqual([name, null]);
+      expect({ status: again.status, body: again.body }).toEqual({ status: own.status, body: own.body });
+      expect(again.status).toBe(ROWS[name] === 'spansTheTeam' ? 403 : 404);
+    },
+  );
 
   it.each(rowsExpecting('readsTheTeam'))('%s: 200, reading the team', async (name) => {
     const route = rowNamed(name);

@@ -6,7 +6,7 @@ import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 // A team token made without `production`, on every request that reaches production, as
 // docs/teams.md ("Team tokens") says: it may not create, redeploy, promote, roll back to, report on,
 // cancel, append to the build log of, or read the build environment of production deployments, nor
-// write production variables (403). Each request
+// write production variables, nor change a project's production branch (403). Each request
 // is also made with a token of both targets, which succeeds (so a refusal is the target's, not the
 // role's or the scope's), and, where there is one, its preview twin with the preview-only token.
 
@@ -117,6 +117,19 @@ const CASES: Readonly<
       await ready(id);
       return { method: 'POST', path: `/projects/${id}/rollback`, json: {} };
     },
+  },
+  // The production branch chooses what the next production deployment ships: production's field.
+  'PATCH /projects/{id} changing the production branch': {
+    production: async () => ({
+      method: 'PATCH',
+      path: `/projects/${await project()}`,
+      json: { productionBranch: 'release' },
+    }),
+    preview: async () => ({
+      method: 'PATCH',
+      path: `/projects/${await project()}`,
+      json: { name: 'renamed' },
+    }),
   },
   'POST /projects/{id}/env with a production target': {
     production: async () => ({

@@ -144,6 +144,7 @@ describe('invitations', () => {
         id,
         email: grace.email,
         role: 'developer',
+        invitedBy: owner.userId,
         createdAt: expect.any(String),
         expiresAt: expect.any(String),
       },
@@ -177,6 +178,61 @@ describe('invitations', () => {
     const { teamId, admin } = await teamOfEveryRole(gateway.baseUrl);
     expect((await invite(teamId, admin, 'x@example.test', 'owner')).status).toBe(403);
     expect((await invite(teamId, admin, 'x@example.test', 'admin')).status).toBe(201);
+  });
+
+  it('are refused once their inviter no longer holds the role they grant (demoted or removed), and stay listed, by inviter, to revoke', async () => {
+    const { teamId, owner, admin } = await teamOfEveryRole(gateway.baseUrl);
+    const [asAdmin, asDeveloper, byRemoved] = await Promise.all([
+      newPerson('A'),
+      newPerson('D'),
+      newPerson('R'),
+    ]);
+    const second = await newPerson('Second');
+    await join(gateway.baseUrl, teamId, owner, second, 'admin');
+    const made = await Promise.all([
+      invite(teamId, admin, asAdmin.email, 'admin'),
+      invite(teamId, admin, asDeveloper.email, 'developer'),
+      invite(teamId, second, byRemoved.email, 'viewer'),
+    ]);
+    for (const response of made) expect(response.status).toBe(201);
+    const [adminCode, developerCode, removedCode] = made.map(
+      (response) => response.body as { code: string; id: string },
+    ) as [{ code: string; id: string }, { code: string; id: string }, { code: string; id: string }];
+    // The admin is made a developer: they neither hold the admin role nor may invite at all.
+    expect(
+      (await send('PATCH', `/teams/${teamId}/members/${admin.userId}`, owner, { role: 'developer' })).status,
+    ).toBe(200);
+    expect((await send('DELETE', `/teams/${teamId}/members/${second.userId}`, owner)).status).toBe(204);
+
+    for (const [person, code, role] of [
+      [asAdmin, adminCode.code, 'admin'],
+      [asDeveloper, developerCode.code, 'developer'],
+      [byRemoved, removedCode.code, 'viewer'],
+    ] as const) {
+      const refused = await send('POST', '/invitations/accept', person, { code });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        error: 'conflict',
+        message: expect.stringContaining(`no longer holds the ${role} role in team ${teamId}`),
+      });
+      expect((await get(`/teams/${teamId}`, person)).status).toBe(404);
+    }
+    const listed = (await get(`/teams/${teamId}/invitations`, owner)).body as {
+      invitations: { id: string; invitedBy: string }[];
+    };
+    expect(listed.invitations.map(({ id, invitedBy }) => [id, invitedBy]).sort()).toEqual(
+      [
+        [adminCode.id, admin.userId],
+        [developerCode.id, admin.userId],
+        [removedCode.id, second.userId],
+      ].sort(),
+    );
+    // Restored, the inviter's invitation is good again: what counts is the role when it is accepted.
+    expect(
+      (await send('PATCH', `/teams/${teamId}/members/${admin.userId}`, owner, { role: 'admin' })).status,
+    ).toBe(200);
+    const accepted = await send('POST', '/invitations/accept', asDeveloper, { code: developerCode.code });
+    expect([accepted.status, (accepted.body as { role: string }).role]).toEqual([200, 'developer']);
   });
 
   it('answer 409 to someone already a member', async () => {

@@ -36,7 +36,7 @@ export async function newPerson(
     ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   });
-  return { userId, key: issued.apiKey, email };
+  return { userId, key: issued.apiKey, keyId: issued.key.id, email };
 }
 
 /** A new team owned by `owner`; its id. */

@@ -21,6 +21,8 @@ export function ownedByThisRun(record: DynamoDBRecord): boolean {
 export interface TestCaller {
   userId: string;
   key: string;
+  /** The key's id (what GET /keys lists). */
+  keyId: string;
 }
 
 /**
@@ -40,5 +42,5 @@ export async function newCaller(
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.ttlSeconds === undefined ? {} : { ttlSeconds: options.ttlSeconds }),
   });
-  return { userId, key: issued.apiKey };
+  return { userId, key: issued.apiKey, keyId: issued.key.id };
 }

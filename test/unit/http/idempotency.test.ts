@@ -5,7 +5,7 @@ import { db } from '../../../shared/db/client.ts';
 import { claim } from '../../../shared/db/idempotency.ts';
 import { tableName } from '../../../shared/db/tables.ts';
 import { errorShaping } from '../../../shared/http/error-response.ts';
-import { IDEMPOTENCY_TTL_SECONDS, idempotent } from '../../../shared/http/idempotency.ts';
+import { credentialOf, IDEMPOTENCY_TTL_SECONDS, idempotent } from '../../../shared/http/idempotency.ts';
 import { open, recordIdOf } from '../../../shared/http/sealed-response.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from '../../../shared/http/types.ts';
 import { personalTeamOf } from '../../../shared/model/teams.ts';
@@ -78,6 +78,9 @@ function post(
 
 const user = () => `usr_idem_${randomUUID()}`;
 
+/** Whose records the requests of `userId` above are: the user and the key `admitted` gives them. */
+const ownerOf = (userId: string) => credentialOf({ userId, keyId: 'key_test' });
+
 describe('Idempotency-Key', () => {
   it('replays the first answer byte for byte, marked as replayed, and runs the handler once', async () => {
     const me = user();
@@ -89,11 +92,14 @@ describe('Idempotency-Key', () => {
     expect(create.runs()).toBe(1);
   });
 
-  it('keeps the answer for 24 hours under a digest of the user and the key, its body sealed with the key', async () => {
+  it('keeps the answer for 24 hours under a digest of the credential and the key, its body sealed with the key', async () => {
     const me = user();
     await post(me, creator().handler, 'k-stored');
     const { Item } = await db.send(
-      new GetCommand({ TableName: tableName('idempotency'), Key: { id: recordIdOf(me, 'k-stored') } }),
+      new GetCommand({
+        TableName: tableName('idempotency'),
+        Key: { id: recordIdOf(ownerOf(me), 'k-stored') },
+      }),
     );
     expect(Item).toMatchObject({ state: 'completed', expiresAt: now + IDEMPOTENCY_TTL_SECONDS });
     const stored = Item?.response as { statusCode: number; headers: Record<string, string>; body: string };
@@ -103,8 +109,8 @@ describe('Idempotency-Key', () => {
     expect(stored.body).not.toContain('prj_1');
     expect(stored.body).not.toContain('run');
     expect(JSON.stringify(Item)).not.toContain('k-stored');
-    expect(open(stored, me, 'k-stored').body).toBe(JSON.stringify({ id: 'prj_1', run: 1 }));
-    expect(() => open(stored, me, 'k-other')).toThrow();
+    expect(open(stored, ownerOf(me), 'k-stored').body).toBe(JSON.stringify({ id: 'prj_1', run: 1 }));
+    expect(() => open(stored, ownerOf(me), 'k-other')).toThrow();
     expect(() => open(stored, user(), 'k-stored')).toThrow();
     expect(IDEMPOTENCY_TTL_SECONDS).toBe(24 * 60 * 60);
   });
@@ -156,7 +162,7 @@ describe('Idempotency-Key', () => {
   it('takes over a claim whose function died once the function timeout has passed', async () => {
     const me = user();
     await claim({
-      id: recordIdOf(me, 'k-died'),
+      id: recordIdOf(ownerOf(me), 'k-died'),
       fingerprint: 'x',
       nowSeconds: now,
       lockedUntil: now + 10,

@@ -2413,6 +2413,7 @@ export interface components {
          *       "id": "inv_01JD8Z6H7J8K9M0N1P2Q3R4S5V",
          *       "email": "grace@example.com",
          *       "role": "developer",
+         *       "invitedBy": "usr_01JD8Z4B2C3D4E5F6G7H8J9K0M",
          *       "createdAt": "2026-11-25T09:20:00.000Z",
          *       "expiresAt": "2026-12-02T09:20:00.000Z",
          *       "code": "inv_5tQh0m3C0d3Th4tW4sSh0wn0nc3xYz12345678"
@@ -2430,6 +2431,8 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "developer" | "admin" | "owner";
+            /** @description The member who made it. Accepting needs them to hold the role it grants, and the right to invite, still: an invitation of a member since demoted or gone is refused, and is for an owner or admin to revoke. */
+            invitedBy: string;
             createdAt: components["schemas"]["Timestamp"];
             expiresAt: components["schemas"]["Timestamp"];
             /** @description Shown this once (only its digest is stored): pass it on to the invitee, who accepts with it. */
@@ -2450,6 +2453,7 @@ export interface components {
          *       "id": "inv_01JD8Z6H7J8K9M0N1P2Q3R4S5V",
          *       "email": "grace@example.com",
          *       "role": "developer",
+         *       "invitedBy": "usr_01JD8Z4B2C3D4E5F6G7H8J9K0M",
          *       "createdAt": "2026-11-25T09:20:00.000Z",
          *       "expiresAt": "2026-12-02T09:20:00.000Z"
          *     }
@@ -2466,6 +2470,8 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "developer" | "admin" | "owner";
+            /** @description The member who made it. Accepting needs them to hold the role it grants, and the right to invite, still: an invitation of a member since demoted or gone is refused, and is for an owner or admin to revoke. */
+            invitedBy: string;
             createdAt: components["schemas"]["Timestamp"];
             expiresAt: components["schemas"]["Timestamp"];
         };
