@@ -26,6 +26,17 @@ type Key = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
 /**
+ * The read of one item, as an entity module hands it over (projects.ts, teams.ts...) to be sent
+ * alone or beside the caller's membership (with-membership.ts). Declared here, below both, so that
+ * no entity module imports the module that imports it.
+ */
+export interface ItemRead {
+  TableName: string;
+  Key: Record<string, string>;
+  ConsistentRead?: boolean;
+}
+
+/**
  * The items of `keys` that exist (in no particular order): only the attributes `projection` names
  * when given (plain names, none reserved), read consistently when asked.
  */

@@ -5,9 +5,9 @@ import type {
   DeploymentEvent as DeploymentEventSchema,
   Deployment as DeploymentSchema,
 } from '#shared/schemas/resources.ts';
+import type { ItemRead } from './batch-get.ts';
 import { db } from './client.ts';
 import { tableName } from './tables.ts';
-import type { ItemRead } from './with-membership.ts';
 
 // Deployments live under their owner (owner-scoped get by id; the owner's list), one item each with
 // its status history inside. This module reads them by id and turns items into what the API shows;

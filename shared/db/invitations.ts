@@ -4,7 +4,7 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import { db } from './client.ts';
 import { transactWriteReasons } from './conditional.ts';
 import { type Page, queryPage } from './pages.ts';
-import { type Member, memberItem, memberKey, table, teamKey } from './teams.ts';
+import { type Member, memberItem, memberKey, standsOpen, table, teamKey } from './teams.ts';
 
 // Invitations: an item in the team's partition that lists it (never its code), and an item keyed by
 // the digest of its code that finds it when someone accepts. Both expire by TTL after 7 days; code
@@ -151,9 +151,11 @@ export async function findInviter(teamId: string, invitationId: string): Promise
 
 /**
  * `accepted`; `gone` (used, revoked or its team deleted meanwhile); `member` (already in the team);
- * `inviter` (who made it no longer holds one of `inviterRoles` in the team, or has left it).
+ * `inviter` (who made it no longer holds one of `inviterRoles` in the team, or has left it);
+ * `closing` (the team is being deleted: a member who joined after its deletion read its members
+ * would be left in a team that is gone).
  */
-export type Acceptance = 'accepted' | 'gone' | 'member' | 'inviter';
+export type Acceptance = 'accepted' | 'gone' | 'member' | 'inviter' | 'closing';
 
 /**
  * Joins the team in one transaction, if the invitation's maker, `inviter`, still holds one of
@@ -165,6 +167,7 @@ export async function acceptInvitation(
   open: OpenInvitation,
   member: Member,
   inviter: { userId: string; roles: readonly TeamRole[] },
+  nowMs: number,
 ): Promise<Acceptance> {
   const roleValues = Object.fromEntries(inviter.roles.map((role, index) => [`:role${index}`, role]));
   const outcome = await transactWriteReasons(() => ({
@@ -203,14 +206,16 @@ export async function acceptInvitation(
           ExpressionAttributeValues: roleValues,
         },
       },
+      standsOpen(open.teamId, nowMs),
     ],
   }));
   if (outcome.done) return 'accepted';
-  const [code, invitation, newMember, team, inviterRole] = outcome.reasons.map(
+  const [code, invitation, newMember, team, inviterRole, closed] = outcome.reasons.map(
     (reason) => reason === 'ConditionalCheckFailed',
   );
   if (code || invitation || team) return 'gone';
   if (newMember) return 'member';
   if (inviterRole) return 'inviter';
+  if (closed) return 'closing';
   throw outcome.error;
 }

@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
+import type { ItemRead } from './batch-get.ts';
 import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
 import { conditionally, putNew, transactWrite, transactWriteConditions } from './conditional.ts';
@@ -11,7 +12,6 @@ import { forEachPage, type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
 import type { TeamOpenCheck } from './teams.ts';
 import { updateExpression } from './update-expression.ts';
-import type { ItemRead } from './with-membership.ts';
 
 // Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
 // so another user's project is simply not found, and a list is one Query in id (= time) order.

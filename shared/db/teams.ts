@@ -1,11 +1,11 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
+import type { ItemRead } from './batch-get.ts';
 import { batchGet } from './batch-get.ts';
 import { db } from './client.ts';
 import { conditionally, transactWrite } from './conditional.ts';
 import { forEachPage } from './pages.ts';
 import { indexes, tableName } from './tables.ts';
-import type { ItemRead } from './with-membership.ts';
 
 // Teams and their members (the table's declaration in tables.ts says what each item is). A member's
 // role is read consistently on every request that acts in a shared team, so a role change or a

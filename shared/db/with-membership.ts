@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TeamRole } from '#shared/model/roles.ts';
-import { beforeAttempt } from './batch-get.ts';
+import { beforeAttempt, type ItemRead } from './batch-get.ts';
 import { db } from './client.ts';
 import { memberKey, roleOf, table as teamsTable } from './teams.ts';
 
@@ -9,12 +9,6 @@ import { memberKey, roleOf, table as teamsTable } from './teams.ts';
 // The membership is read consistently (a role change or a removal holds from the member's next
 // request); the item as its reader asks, as it would be read alone (BatchGetItem takes the choice
 // per table): an eventually consistent read costs half.
-
-export interface ItemRead {
-  TableName: string;
-  Key: Record<string, string>;
-  ConsistentRead?: boolean;
-}
 
 export interface ItemWithRole {
   item: Record<string, unknown> | undefined;

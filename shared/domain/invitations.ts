@@ -10,6 +10,7 @@ import { isAtMost, roleAllows, TEAM_ROLES, type TeamRole } from '#shared/model/r
 import { clock, isoNow, nowSeconds } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateInvitationInput } from '#shared/schemas/teams.ts';
+import { teamClosed } from './team-closing.ts';
 import type { Team } from './teams.ts';
 
 // Invitations into a team. The code is shown once, to the inviter, who passes it on (nothing is
@@ -106,9 +107,11 @@ export async function acceptInvitation(
     open,
     { userId: user.id, email: user.email, name: user.name, role: open.role, joinedAt },
     { userId: invitedBy, roles: inviterRolesFor(open.role) },
+    clock.now(),
   );
   if (outcome === 'member') throw alreadyMember(open.teamId);
   if (outcome === 'inviter') throw inviterGone(open);
+  if (outcome === 'closing') throw teamClosed(open.teamId);
   const team = outcome === 'accepted' ? await findTeam(open.teamId) : undefined;
   if (!team) throw gone;
   return { team: { ...team, personal: false, role: open.role }, role: open.role };

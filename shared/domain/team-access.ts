@@ -1,5 +1,4 @@
 import { findRole } from '#shared/db/teams.ts';
-import { roleAlone } from '#shared/db/with-membership.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ForbiddenError, NotFoundError } from '#shared/model/errors.ts';
 import { lowestRoleWith, type Permission, roleAllows, type TeamRole } from '#shared/model/roles.ts';
@@ -11,7 +10,6 @@ import {
   sharedTeam,
   type TeamContext,
 } from '#shared/model/teams.ts';
-import type { EndpointRoute } from '#shared/route-types.ts';
 
 // Which team a request acts in, and whether its caller may act there. A team the caller is not in
 // is the same 404 as one that does not exist, on every route, so an answer never confirms that
@@ -40,18 +38,16 @@ export function learnRole(caller: Caller, role: TeamRole | undefined): TeamRole 
   return role;
 }
 
+/** Reads a user's role in a team; undefined when they are not a member. */
+export type RoleReader = (teamId: string, userId: string) => Promise<TeamRole | undefined>;
+
 /**
- * The caller's role in its team, read once per request (none for a personal team), with the call
- * the row is granted: GetItem, or BatchGetItem for a row that reads it beside its resource
- * (`membership: 'withResource'`) and answers without it here.
+ * The caller's role in its team, read once per request (none for a personal team), by `read`: the
+ * call the row is granted (GetItem; a row that reads it beside its resource passes a BatchGetItem
+ * read, shared/http/endpoint.ts).
  */
-export async function confirmMembership(
-  caller: Caller,
-  route: Pick<EndpointRoute, 'membership'> = {},
-): Promise<TeamRole> {
-  if (caller.team.role !== undefined) return caller.team.role;
-  const read = route.membership === 'withResource' ? roleAlone : findRole;
-  return learnRole(caller, await read(caller.team.id, caller.userId));
+export async function confirmMembership(caller: Caller, read: RoleReader = findRole): Promise<TeamRole> {
+  return caller.team.role ?? learnRole(caller, await read(caller.team.id, caller.userId));
 }
 
 /** Refuses (403, naming the role it takes) what the caller's role in its team does not allow. */

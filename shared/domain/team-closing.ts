@@ -3,7 +3,7 @@ import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
-// A shared team being deleted is closed to new projects, webhooks and tokens (deleteTeam in
+// A shared team being deleted is closed to new projects, webhooks, tokens and members (deleteTeam in
 // teams.ts): each is written in one transaction with this check, so none is left behind in a team
 // that is gone. A personal team is never deleted: its writes carry no check and cost what they did.
 

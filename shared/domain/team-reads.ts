@@ -1,4 +1,5 @@
-import { getItem, getWithMembership, type ItemRead } from '#shared/db/with-membership.ts';
+import type { ItemRead } from '#shared/db/batch-get.ts';
+import { getItem, getWithMembership } from '#shared/db/with-membership.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { learnRole } from './team-access.ts';
 

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { auditScope } from '#shared/db/audit-scope.ts';
 import { recordDenial } from '#shared/domain/audit.ts';
-import { confirmMembership, teamNamed } from '#shared/domain/team-access.ts';
+import { confirmMembership, type RoleReader, teamNamed } from '#shared/domain/team-access.ts';
 import type { AuditStamp } from '#shared/model/audit.ts';
 import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -10,6 +10,7 @@ import { actsInTeam, type EndpointRoute } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { headerValue } from './headers.ts';
+import { teamIdNamedBy } from './team-scope.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 // The team's audit log, as the chain sees it. Before the handler of a row that changes something,
@@ -51,15 +52,17 @@ function stampOf(route: EndpointRoute, request: EndpointRequest, caller: Caller,
  * team must not write into its log). A request refused before its team was read (for a key's
  * scope, at admission) has its team and membership read here.
  */
-async function refusedIn(route: EndpointRoute, request: EndpointRequest): Promise<Caller | undefined> {
-  const caller = request.context.state.caller;
+async function refusedIn(
+  route: EndpointRoute,
+  request: EndpointRequest,
+  readRole?: RoleReader,
+): Promise<Caller | undefined> {
+  const { caller } = request.context.state;
   if (!caller || !actsInTeam(route)) return undefined;
-  const { pathParameters, queryStringParameters } = request.event;
-  const named = route.team === 'path' ? pathParameters?.teamId : queryStringParameters?.teamId;
-  if (caller.team.role !== undefined && (named === undefined || named === caller.team.id)) return caller;
+  const named = teamIdNamedBy(route, request.event);
   try {
-    caller.team = teamNamed(caller, named);
-    await confirmMembership(caller, route);
+    if (named !== undefined && named !== caller.team.id) caller.team = teamNamed(caller, named);
+    await confirmMembership(caller, readRole);
     return caller;
   } catch {
     // Not a team of the caller's (or not one at all): nothing to record there.
@@ -69,6 +72,7 @@ async function refusedIn(route: EndpointRoute, request: EndpointRequest): Promis
 
 export function auditTrail(
   route: EndpointRoute,
+  readRole?: RoleReader,
 ): MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext> {
   const before = (request: EndpointRequest): void => {
     const scope = auditScope();
@@ -90,7 +94,7 @@ export function auditTrail(
   };
   const onError = async (request: EndpointRequest): Promise<void> => {
     if (!(request.error instanceof ForbiddenError)) return;
-    const caller = await refusedIn(route, request).catch(() => undefined);
+    const caller = await refusedIn(route, request, readRole).catch(() => undefined);
     if (!caller) return;
     const action = route.audit ?? route.permission ?? route.operationId;
     await recordDenial(stampOf(route, request, caller, action), {

@@ -4,6 +4,9 @@ import type * as z from 'zod/mini';
 import { withAuditScope } from '#shared/db/audit-scope.ts';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
+import { findRole } from '#shared/db/teams.ts';
+import { roleAlone } from '#shared/db/with-membership.ts';
+import type { RoleReader } from '#shared/domain/team-access.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
@@ -19,7 +22,7 @@ import { idempotent } from './idempotency.ts';
 import { jsonBody } from './json-body.ts';
 import { noBody } from './no-body.ts';
 import { originOf } from './origin.ts';
-import { ownRows } from './own-rows.ts';
+import { ownRows, readsMembershipWithResource } from './own-rows.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
 import { repliesFor } from './replies.ts';
 import type {
@@ -54,6 +57,23 @@ import { namedHeaders, parseInput } from './validate-input.ts';
 // leaves out the code of a part its function never runs.
 declare const BUNDLED_TAKES_IDEMPOTENCY_KEY: boolean | undefined;
 declare const BUNDLED_TAKES_BODY: boolean | undefined;
+declare const BUNDLED_MEMBERSHIP_WITH_RESOURCE: boolean | undefined;
+
+/**
+ * How a row's chain reads the caller's membership where its handler did not (a replay, a refusal
+ * before the handler): as the row is granted to, by GetItem, or by BatchGetItem for a row that reads
+ * it beside its resource.
+ */
+function roleReaderOf(route: Route): RoleReader {
+  // One expression, for esbuild to fold: a bundle then holds the one reader its row uses.
+  return (
+    typeof BUNDLED_MEMBERSHIP_WITH_RESOURCE === 'boolean'
+      ? BUNDLED_MEMBERSHIP_WITH_RESOURCE
+      : readsMembershipWithResource(route)
+  )
+    ? roleAlone
+    : findRole;
+}
 
 type Middleware = MiddlewareObj<ProxyEvent, ProxyResult, Error, EndpointContext>;
 
@@ -181,7 +201,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
       ? BUNDLED_TAKES_IDEMPOTENCY_KEY
       : takesIdempotencyKey(route)
   )
-    ? idempotent(run, isFallback(route) ? {} : route)
+    ? idempotent(run, roleReaderOf(route))
     : run;
 
   const chain = middy<ProxyEvent, ProxyResult, Error, EndpointContext>(lambdaHandler)
@@ -199,7 +219,7 @@ function build<S extends InputSchemas, H extends HandlerName>(
           ? []
           : [noBody()],
     )
-    .use(route.access === 'apiKey' && !isFallback(route) ? [auditTrail(route)] : []);
+    .use(route.access === 'apiKey' && !isFallback(route) ? [auditTrail(route, roleReaderOf(route))] : []);
   // The deadline covers the whole chain, admission included: a store call still running when it
   // passes is aborted, and the error shaping answers the contract's 500 with its headers. The
   // store's calls are timed for the request's metrics. A row that holds requests open (a wait) gets

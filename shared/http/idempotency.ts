@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { claim, complete, release, type StoredResponse } from '#shared/db/idempotency.ts';
-import { confirmMembership } from '#shared/domain/team-access.ts';
+import { confirmMembership, type RoleReader } from '#shared/domain/team-access.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { IdempotencyKeyReusedError, RequestInProgressError, ValidationError } from '#shared/model/errors.ts';
-import type { EndpointRoute } from '#shared/routes.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/runtime/function-settings.ts';
 import { headerValue } from './headers.ts';
@@ -75,7 +74,7 @@ export const credentialOf = (caller: Pick<Caller, 'userId' | 'keyId'>): string =
  */
 export function idempotent(
   run: (event: ProxyEvent, context: EndpointContext) => Promise<ProxyResult>,
-  route: Pick<EndpointRoute, 'membership'> = {},
+  readRole?: RoleReader,
 ): (event: ProxyEvent, context: EndpointContext) => Promise<ProxyResult> {
   return async (event, context) => {
     const key = idempotencyKeyOf(event);
@@ -97,7 +96,7 @@ export function idempotent(
       throw new IdempotencyKeyReusedError(`This ${HEADER} was used with another request`);
     }
     if (claimed.outcome === 'completed') {
-      await confirmMembership(caller, route);
+      await confirmMembership(caller, readRole);
       return replayed(open(claimed.response, owner, key));
     }
     if (claimed.outcome === 'in_progress') {

@@ -1,4 +1,4 @@
-import { type Route, rowsOf, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
+import { isFallback, type Route, rowsOf, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
 
 // The route rows a function serves. In a Lambda bundle they are compiled in: the stack defines
 // BUNDLED_ROUTE_ROWS as the JSON of exactly that function's rows (infra/endpoint-function.ts),
@@ -14,13 +14,19 @@ declare const BUNDLED_ROUTE_ROWS: string | undefined;
  * beside them, as literal booleans, the parts of the chain they run that not every function does.
  * shared/http/endpoint.ts tests those where it builds the chain, so that esbuild folds the test and
  * leaves out the code of a part not run: the idempotency of a platform POST (4 KB), the body parser
- * (1.4 KB).
+ * (1.4 KB), the read of a membership alone by BatchGetItem (for the rows that read it beside their
+ * resource, `membership: 'withResource'`; the others read it with GetItem).
  */
 export const bundledRowsDefines = (rows: readonly Route[]): Record<string, string> => ({
   BUNDLED_ROUTE_ROWS: JSON.stringify(JSON.stringify(rows)),
   BUNDLED_TAKES_IDEMPOTENCY_KEY: String(takesIdempotencyKey(rows[0] as Route)),
   BUNDLED_TAKES_BODY: String(takesBody(rows[0] as Route)),
+  BUNDLED_MEMBERSHIP_WITH_RESOURCE: String(readsMembershipWithResource(rows[0] as Route)),
 });
+
+/** Whether a row reads the caller's membership beside its resource (BatchGetItem), not alone. */
+export const readsMembershipWithResource = (route: Route): boolean =>
+  !isFallback(route) && route.membership === 'withResource';
 
 /** The compiled-in rows, parsed once at load; undefined outside a Lambda bundle. */
 const bundledRows: Route[] | undefined =

@@ -7,6 +7,10 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
 /** The longest team id accepted, as for every other id (shared/schemas/team-query.ts). */
 const TEAM_ID_MAX = 64;
 
+/** The team a request names: the path's `{teamId}` on a team's own routes, else `?teamId=`. */
+export const teamIdNamedBy = (route: EndpointRoute, event: ProxyEvent): string | undefined =>
+  route.team === 'path' ? event.pathParameters?.teamId : event.queryStringParameters?.teamId;
+
 /**
  * After admission: the team the request acts in (`?teamId=`, the path's `{teamId}` on a team's own
  * routes, else the caller's personal team), the caller's role there, and whether that role allows
@@ -24,8 +28,7 @@ export function teamScope(
   };
   const before = async (request: EndpointRequest): Promise<void> => {
     const caller = callerOf(request);
-    const { pathParameters, queryStringParameters } = request.event;
-    const named = route.team === 'path' ? pathParameters?.teamId : queryStringParameters?.teamId;
+    const named = teamIdNamedBy(route, request.event);
     // Checked here, before the team is looked for (the handler's schemas come later): an empty
     // `?teamId=` is not "no team", and a 404 never echoes kilobytes of what was sent.
     if (named !== undefined && (named.length === 0 || named.length > TEAM_ID_MAX)) {

@@ -4,8 +4,8 @@ import { call } from '../support/http.ts';
 import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
 // A team is deleted only without projects, and takes its webhooks and tokens with it. A project,
-// webhook or token made while the deletion runs must not outlive the team in a partition no one can
-// reach: the deletion closes the team first, and what is made after that is refused with a 409.
+// webhook, token or member made while the deletion runs must not outlive the team in a partition no
+// one can reach: the deletion closes the team first, and what is made after that is refused with a 409.
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -48,6 +48,25 @@ describe('a team closed by a deletion that is running', () => {
     expect(await countProjects(teamId)).toBe(0);
     expect(await listed(`/webhooks?teamId=${teamId}`, owner, 'webhooks')).toEqual([]);
     expect(await listed(`/teams/${teamId}/tokens`, owner, 'tokens')).toEqual([]);
+  });
+
+  it('refuses an invitation accepted then (409), so no member is left in a team that is gone', async () => {
+    const [owner, grace] = await Promise.all([newPerson('Owner'), newPerson('Grace')]);
+    const teamId = await newTeam(gateway.baseUrl, owner);
+    const invited = await send('POST', `/teams/${teamId}/invitations`, owner, {
+      email: grace.email,
+      role: 'developer',
+    });
+    const { code } = invited.body as { code: string };
+    const { closeTeam } = await import('../../shared/db/teams.ts');
+    await closeTeam(teamId, Date.now() + 60_000);
+    const accepted = await send('POST', '/invitations/accept', grace, { code });
+    expect([accepted.status, accepted.body]).toEqual([
+      409,
+      { error: 'conflict', message: `Team ${teamId} is being deleted: nothing new can be added to it` },
+    ]);
+    const members = await listed(`/teams/${teamId}/members`, owner, 'members');
+    expect((members as { userId: string }[]).map(({ userId }) => userId)).toEqual([owner.userId]);
   });
 
   it('takes them again once the close has run out, as when its deletion stopped half-way', async () => {
