@@ -1,6 +1,6 @@
-import { acceptInvitation } from '#shared/domain/invitations.ts';
+import { acceptInvitation } from '#shared/domain/teams/invitations.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { AcceptInvitationBody } from '#shared/schemas/teams.ts';
+import { AcceptInvitationBody } from '#shared/schemas/teams/teams.ts';
 
 export const handler = keyEndpoint(
   'accept-invitation',

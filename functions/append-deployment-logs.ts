@@ -1,7 +1,7 @@
-import { appendDeploymentLogs } from '#shared/domain/deployment-logs.ts';
+import { appendDeploymentLogs } from '#shared/domain/deployments/logs.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { AppendLogsBody } from '#shared/schemas/deployment-logs.ts';
+import { AppendLogsBody } from '#shared/schemas/deployments/logs.ts';
 
 export const handler = keyEndpoint(
   'append-deployment-logs',

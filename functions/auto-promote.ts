@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { toDeployment } from '#shared/db/deployments.ts';
+import { toDeployment } from '#shared/db/deployments/deployments.ts';
 import { promoteIfNewer } from '#shared/domain/production.ts';
 import { logError } from '#shared/runtime/log.ts';
 

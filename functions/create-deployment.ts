@@ -1,6 +1,6 @@
-import { createDeployment } from '#shared/domain/deployments.ts';
+import { createDeployment } from '#shared/domain/deployments/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { CreateDeploymentBody } from '#shared/schemas/deployments.ts';
+import { CreateDeploymentBody } from '#shared/schemas/deployments/deployments.ts';
 
 export const handler = keyEndpoint(
   'create-deployment',

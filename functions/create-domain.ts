@@ -1,4 +1,4 @@
-import { addDomain } from '#shared/domain/domain-claims.ts';
+import { addDomain } from '#shared/domain/custom-domains/claims.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { CreateDomainBody } from '#shared/schemas/domains.ts';

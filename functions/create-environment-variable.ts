@@ -1,7 +1,7 @@
-import { createVariable } from '#shared/domain/environment-writes.ts';
+import { createVariable } from '#shared/domain/environment/writes.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { CreateVariableBody } from '#shared/schemas/environment.ts';
+import { CreateVariableBody } from '#shared/schemas/environment/environment.ts';
 
 export const handler = keyEndpoint(
   'create-environment-variable',

@@ -1,7 +1,7 @@
-import { createInvitation } from '#shared/domain/invitations.ts';
+import { createInvitation } from '#shared/domain/teams/invitations.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { TeamParams } from '#shared/schemas/team-params.ts';
-import { CreateInvitationBody } from '#shared/schemas/teams.ts';
+import { TeamParams } from '#shared/schemas/teams/params.ts';
+import { CreateInvitationBody } from '#shared/schemas/teams/teams.ts';
 
 export const handler = keyEndpoint(
   'create-invitation',

@@ -1,7 +1,7 @@
-import { createTeamToken } from '#shared/domain/team-tokens.ts';
+import { createTeamToken } from '#shared/domain/teams/tokens.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { TeamParams } from '#shared/schemas/team-params.ts';
-import { CreateTeamTokenBody } from '#shared/schemas/team-tokens.ts';
+import { TeamParams } from '#shared/schemas/teams/params.ts';
+import { CreateTeamTokenBody } from '#shared/schemas/teams/tokens.ts';
 
 export const handler = keyEndpoint(
   'create-team-token',

@@ -1,6 +1,6 @@
-import { createTeam } from '#shared/domain/teams.ts';
+import { createTeam } from '#shared/domain/teams/teams.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { CreateTeamBody } from '#shared/schemas/teams.ts';
+import { CreateTeamBody } from '#shared/schemas/teams/teams.ts';
 
 export const handler = keyEndpoint(
   'create-team',

@@ -1,6 +1,6 @@
 import { createWebhook } from '#shared/domain/webhooks.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { CreateWebhookBody } from '#shared/schemas/webhooks.ts';
+import { CreateWebhookBody } from '#shared/schemas/webhooks/webhooks.ts';
 
 export const handler = keyEndpoint(
   'create-webhook',

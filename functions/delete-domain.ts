@@ -1,4 +1,4 @@
-import { removeDomain } from '#shared/domain/domains.ts';
+import { removeDomain } from '#shared/domain/custom-domains/domains.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { DomainParams } from '#shared/schemas/domains.ts';
 

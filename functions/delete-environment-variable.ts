@@ -1,6 +1,6 @@
-import { deleteVariable } from '#shared/domain/environment-writes.ts';
+import { deleteVariable } from '#shared/domain/environment/writes.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { VariableParams } from '#shared/schemas/variable-params.ts';
+import { VariableParams } from '#shared/schemas/environment/variable-params.ts';
 
 export const handler = keyEndpoint(
   'delete-environment-variable',

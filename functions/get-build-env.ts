@@ -1,4 +1,4 @@
-import { readBuildEnvironment } from '#shared/domain/environment.ts';
+import { readBuildEnvironment } from '#shared/domain/environment/variables.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 

@@ -2,7 +2,7 @@ import { listAuditEvents } from '#shared/domain/audit.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { AuditEventsQuery } from '#shared/schemas/audit.ts';
 import { pageOf } from '#shared/schemas/page-query.ts';
-import { TeamParams } from '#shared/schemas/team-params.ts';
+import { TeamParams } from '#shared/schemas/teams/params.ts';
 
 export const handler = keyEndpoint(
   'list-audit-events',

@@ -1,4 +1,4 @@
-import { listDeploymentEvents } from '#shared/domain/deployments.ts';
+import { listDeploymentEvents } from '#shared/domain/deployments/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 

@@ -1,11 +1,11 @@
-import { listDeploymentLogs } from '#shared/domain/deployment-logs.ts';
-import { followDeploymentLogs } from '#shared/domain/log-follow.ts';
+import { followDeploymentLogs } from '#shared/domain/deployments/log-follow.ts';
+import { listDeploymentLogs } from '#shared/domain/deployments/logs.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { eventStream, wantsEventStream } from '#shared/http/event-stream.ts';
 import { readerGone, streamedEndpoint } from '#shared/http/streaming.ts';
 import { config } from '#shared/runtime/config.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployment-log-query.ts';
+import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployments/log-query.ts';
 import { pageOf } from '#shared/schemas/page-query.ts';
 
 // One function for both answers of GET /deployments/{id}/logs (API Gateway integrates a method with

@@ -1,6 +1,6 @@
-import { listDeployments } from '#shared/domain/deployments.ts';
+import { listDeployments } from '#shared/domain/deployments/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { DeploymentsQuery } from '#shared/schemas/deployment-queries.ts';
+import { DeploymentsQuery } from '#shared/schemas/deployments/queries.ts';
 import { pageOf } from '#shared/schemas/page-query.ts';
 
 export const handler = keyEndpoint(

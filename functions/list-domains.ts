@@ -1,4 +1,4 @@
-import { listDomains } from '#shared/domain/domains.ts';
+import { listDomains } from '#shared/domain/custom-domains/domains.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';

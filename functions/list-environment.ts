@@ -1,4 +1,4 @@
-import { listEnvironment } from '#shared/domain/environment.ts';
+import { listEnvironment } from '#shared/domain/environment/variables.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';

@@ -1,7 +1,7 @@
-import { listInvitations } from '#shared/domain/invitations.ts';
+import { listInvitations } from '#shared/domain/teams/invitations.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
-import { TeamParams } from '#shared/schemas/team-params.ts';
+import { TeamParams } from '#shared/schemas/teams/params.ts';
 
 export const handler = keyEndpoint(
   'list-invitations',

@@ -1,7 +1,7 @@
-import { listProjectDeployments } from '#shared/domain/deployments.ts';
+import { listProjectDeployments } from '#shared/domain/deployments/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { ProjectDeploymentsQuery } from '#shared/schemas/deployment-queries.ts';
+import { ProjectDeploymentsQuery } from '#shared/schemas/deployments/queries.ts';
 import { pageOf } from '#shared/schemas/page-query.ts';
 
 export const handler = keyEndpoint(

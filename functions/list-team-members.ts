@@ -1,7 +1,7 @@
-import { listMembers } from '#shared/domain/team-members.ts';
+import { listMembers } from '#shared/domain/teams/members.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
-import { TeamParams } from '#shared/schemas/team-params.ts';
+import { TeamParams } from '#shared/schemas/teams/params.ts';
 
 export const handler = keyEndpoint(
   'list-team-members',

@@ -1,4 +1,4 @@
-import { listTeams } from '#shared/domain/teams.ts';
+import { listTeams } from '#shared/domain/teams/teams.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { PageQuery, pageOf } from '#shared/schemas/page-query.ts';
 

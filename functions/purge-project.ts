@@ -1,9 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
+import { purgeProjectDeployments } from '#shared/db/deployments/writes.ts';
 import { purgeProjectDomains } from '#shared/db/domains.ts';
-import { purgeEnvironment } from '#shared/db/env-snapshots.ts';
+import { purgeEnvironment } from '#shared/db/environment/snapshots.ts';
 import { clock } from '#shared/runtime/clock.ts';
 
 // A consumer of the projects table's stream: when a project is removed, its deployments (with their

@@ -1,4 +1,4 @@
-import { recheckDueDomains } from '#shared/domain/domains.ts';
+import { recheckDueDomains } from '#shared/domain/custom-domains/domains.ts';
 import { logInfo } from '#shared/runtime/log.ts';
 
 // Invoked every minute (an EventBridge rule in AWS, infra/domain-checks.ts; a timer locally,

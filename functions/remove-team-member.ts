@@ -1,6 +1,6 @@
-import { removeMember } from '#shared/domain/team-members.ts';
+import { removeMember } from '#shared/domain/teams/members.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { MemberParams } from '#shared/schemas/team-params.ts';
+import { MemberParams } from '#shared/schemas/teams/params.ts';
 
 export const handler = keyEndpoint(
   'remove-team-member',

@@ -1,7 +1,7 @@
-import { replaceEnvironment } from '#shared/domain/environment-replace.ts';
+import { replaceEnvironment } from '#shared/domain/environment/replace.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { ReplaceEnvironmentBody } from '#shared/schemas/environment.ts';
+import { ReplaceEnvironmentBody } from '#shared/schemas/environment/environment.ts';
 
 export const handler = keyEndpoint(
   'replace-environment',

@@ -1,7 +1,7 @@
-import { reportDeploymentEvent } from '#shared/domain/deployments.ts';
+import { reportDeploymentEvent } from '#shared/domain/deployments/deployments.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { ReportDeploymentEventBody } from '#shared/schemas/deployments.ts';
+import { ReportDeploymentEventBody } from '#shared/schemas/deployments/deployments.ts';
 
 export const handler = keyEndpoint(
   'report-deployment-event',

@@ -1,6 +1,6 @@
-import { revokeInvitation } from '#shared/domain/invitations.ts';
+import { revokeInvitation } from '#shared/domain/teams/invitations.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { InvitationParams } from '#shared/schemas/team-params.ts';
+import { InvitationParams } from '#shared/schemas/teams/params.ts';
 
 export const handler = keyEndpoint(
   'revoke-invitation',

@@ -1,6 +1,6 @@
-import { revokeTeamToken } from '#shared/domain/team-tokens.ts';
+import { revokeTeamToken } from '#shared/domain/teams/tokens.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { TokenParams } from '#shared/schemas/team-params.ts';
+import { TokenParams } from '#shared/schemas/teams/params.ts';
 
 export const handler = keyEndpoint(
   'revoke-team-token',

@@ -1,7 +1,7 @@
-import { updateVariable } from '#shared/domain/environment-writes.ts';
+import { updateVariable } from '#shared/domain/environment/writes.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { UpdateVariableBody } from '#shared/schemas/environment-update.ts';
-import { VariableParams } from '#shared/schemas/variable-params.ts';
+import { UpdateVariableBody } from '#shared/schemas/environment/update.ts';
+import { VariableParams } from '#shared/schemas/environment/variable-params.ts';
 
 export const handler = keyEndpoint(
   'update-environment-variable',

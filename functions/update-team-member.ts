@@ -1,7 +1,7 @@
-import { changeRole } from '#shared/domain/team-members.ts';
+import { changeRole } from '#shared/domain/teams/members.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { MemberParams } from '#shared/schemas/team-params.ts';
-import { UpdateMemberBody } from '#shared/schemas/teams.ts';
+import { MemberParams } from '#shared/schemas/teams/params.ts';
+import { UpdateMemberBody } from '#shared/schemas/teams/teams.ts';
 
 export const handler = keyEndpoint(
   'update-team-member',

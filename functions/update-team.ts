@@ -1,7 +1,7 @@
-import { renameTeam } from '#shared/domain/teams.ts';
+import { renameTeam } from '#shared/domain/teams/teams.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { TeamParams } from '#shared/schemas/team-params.ts';
-import { UpdateTeamBody } from '#shared/schemas/teams.ts';
+import { TeamParams } from '#shared/schemas/teams/params.ts';
+import { UpdateTeamBody } from '#shared/schemas/teams/teams.ts';
 
 export const handler = keyEndpoint(
   'update-team',

@@ -1,7 +1,7 @@
 import { updateWebhook } from '#shared/domain/webhooks.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { UpdateWebhookBody } from '#shared/schemas/webhooks.ts';
+import { UpdateWebhookBody } from '#shared/schemas/webhooks/webhooks.ts';
 
 export const handler = keyEndpoint(
   'update-webhook',

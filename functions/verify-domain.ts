@@ -1,4 +1,4 @@
-import { verifyDomain } from '#shared/domain/domains.ts';
+import { verifyDomain } from '#shared/domain/custom-domains/domains.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { DomainParams } from '#shared/schemas/domains.ts';
 

@@ -1,7 +1,7 @@
-import { waitForDeployment } from '#shared/domain/deployment-wait.ts';
+import { waitForDeployment } from '#shared/domain/deployments/wait.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { DEFAULT_WAIT_SECONDS, WaitQuery } from '#shared/schemas/deployment-queries.ts';
+import { DEFAULT_WAIT_SECONDS, WaitQuery } from '#shared/schemas/deployments/queries.ts';
 
 export const handler = keyEndpoint(
   'wait-for-deployment',

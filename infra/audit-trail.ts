@@ -13,7 +13,7 @@ import { streamSource } from './stream-source.ts';
 
 // The audit log's recorder (functions/record-audit-events.ts), fed by the stream of every table a
 // team's change writes, each filtered to the records whose write carried an audit stamp: a change's
-// own (shared/db/audit-stamp.ts). What it may call is its consumer row's (shared/consumers.ts): one
+// own (shared/db/audit/stamp.ts). What it may call is its consumer row's (shared/consumers.ts): one
 // put on the audit table. A batch it cannot record comes back until it is recorded, and then goes to
 // the stream-failures queue, whose alarm pages: a change is never silently missing from the log.
 

@@ -38,7 +38,7 @@ export interface QueueConsumer extends FunctionAccess {
   queue: QueueKey;
 }
 
-/** A record whose write carried an audit stamp (shared/db/audit-stamp.ts): a change's own. */
+/** A record whose write carried an audit stamp (shared/db/audit/stamp.ts): a change's own. */
 const STAMPED: FilterPattern = {
   dynamodb: { NewImage: { audit: { M: { id: { S: [{ exists: true }] } } } } },
 };

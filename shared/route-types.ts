@@ -142,7 +142,7 @@ export interface EndpointRoute extends RouteRow {
   team?: 'path' | 'none';
   /**
    * `withResource`: the domain reads the caller's membership in the same call as the resource
-   * (shared/db/with-membership.ts), instead of the chain reading it first: the hot paths that keep
+   * (shared/db/teams/with-membership.ts), instead of the chain reading it first: the hot paths that keep
    * a request in a shared team at the cost of one in a personal team.
    */
   membership?: 'withResource';
@@ -150,7 +150,7 @@ export interface EndpointRoute extends RouteRow {
    * The change a 2xx of this row is, as the team's audit log records it (shared/model/audit.ts):
    * every row that changes something in a team names one, and so does the build's read of its
    * variables. The chain opens it before the handler (shared/http/audit-trail.ts); the write of the
-   * item it names carries it (shared/db/audit-stamp.ts).
+   * item it names carries it (shared/db/audit/stamp.ts).
    */
   audit?: AuditAction;
   /**

@@ -1,6 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
-import { OBSOLETE_LIST_ATTRIBUTES, removeObsoleteListAttributes } from '#shared/db/deployment-maintenance.ts';
+import {
+  OBSOLETE_LIST_ATTRIBUTES,
+  removeObsoleteListAttributes,
+} from '#shared/db/deployments/maintenance.ts';
 import { tableName } from '#shared/db/tables.ts';
 
 // `npm start` on a `.data` directory kept from an older version: its deployments may carry the

@@ -1,6 +1,6 @@
-import { listUnfinished } from '#shared/db/deployment-maintenance.ts';
-import { appendLogLines } from '#shared/domain/deployment-logs.ts';
-import { advanceDeployment } from '#shared/domain/deployments.ts';
+import { listUnfinished } from '#shared/db/deployments/maintenance.ts';
+import { advanceDeployment } from '#shared/domain/deployments/deployments.ts';
+import { appendLogLines } from '#shared/domain/deployments/logs.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { every, type Repeating } from './every.ts';

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     // The scheduled functions (custom domains' background checks), as EventBridge would run them.
     const { scheduleIntervalMs, startLocalSchedules } = await import('./schedules.ts');
     schedules = await startLocalSchedules();
-    const { domainSettings } = await import('#shared/domain/domain-settings.ts');
+    const { domainSettings } = await import('#shared/domain/custom-domains/settings.ts');
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

@@ -1,8 +1,8 @@
 import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { installAuditStamp } from '#shared/db/audit/stamp.ts';
 import { DeadlineBoundHandler } from '#shared/runtime/deadline-bound-handler.ts';
-import { installAuditStamp } from './audit-stamp.ts';
 import { recordStoreCall } from './store-timing.ts';
 
 // The DynamoDB clients, one set per container, created at load time, outside any handler.
@@ -67,7 +67,7 @@ function documentClient(maxAttempts: number): DynamoDBDocumentClient {
   const documents = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  // Every change's write carries who made it, or its event (shared/db/audit-stamp.ts).
+  // Every change's write carries who made it, or its event (shared/db/audit/stamp.ts).
   installAuditStamp(documents);
   return documents;
 }

@@ -28,7 +28,7 @@ const CONFLICTED_WRITE_ATTEMPTS = 4;
  *
  * A write refused with TransactionConflictException is made again, briefly: a transaction involving
  * the same item was in progress (a log append checks its deployment's status in one,
- * shared/db/deployment-logs.ts), and the write did not happen. The SDK does not retry that error by
+ * shared/db/deployments/logs.ts), and the write did not happen. The SDK does not retry that error by
  * itself; DynamoDB Local never sends it.
  */
 export async function conditionally<T>(

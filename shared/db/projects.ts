@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
+import type { TeamOpenCheck } from '#shared/db/teams/teams.ts';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { Project as ProjectSchema } from '#shared/schemas/resources.ts';
@@ -10,7 +11,6 @@ import { conditionally, putNew, transactWrite, transactWriteConditions } from '.
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { forEachPage, type Page, queryPage } from './pages.ts';
 import { tableName } from './tables.ts';
-import type { TeamOpenCheck } from './teams.ts';
 import { updateExpression } from './update-expression.ts';
 
 // Projects live under their owner (partition `ownerId`, sort `id`): a get is always owner-scoped,
@@ -20,7 +20,7 @@ export const table = (): string => tableName('projects');
 
 /**
  * The copy of the project's variables' head its item carries (version, count, revision), which
- * shared/db/environment-variables.ts writes with every change of the head; never shown.
+ * shared/db/environment/variables.ts writes with every change of the head; never shown.
  */
 export const VARIABLES_HEAD = 'variablesHead';
 
@@ -171,7 +171,7 @@ export async function updateProject(
 
 /**
  * Deletes one of the owner's projects; false when there was none to delete. A transaction of one
- * item, so that the audit log's event of the deletion is committed with it (shared/db/audit-stamp.ts).
+ * item, so that the audit log's event of the deletion is committed with it (shared/db/audit/stamp.ts).
  */
 export function deleteProject(ownerId: string, id: string): Promise<boolean> {
   return transactWrite(() => ({

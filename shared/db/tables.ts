@@ -59,7 +59,7 @@ export const tables = {
     indexes: { ownerKeys: { partitionKey: 'userId', sortKey: 'keyId', projection: 'KEYS_ONLY' } },
     ttlAttribute: 'expiresAt',
     pointInTimeRecovery: true,
-    // The audit log's record of keys and tokens made and revoked (shared/db/audit-stamp.ts).
+    // The audit log's record of keys and tokens made and revoked (shared/db/audit/stamp.ts).
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -104,7 +104,7 @@ export const tables = {
    * (`byProject`, ids sorting by creation time): the two lists every filter narrows. One index entry
    * per deployment, keyed on what never changes, so a status change rewrites that one entry in place
    * (one unit) and never moves it. Filters (status, branch, and later target) are a FilterExpression
-   * on the list's one Query over a bounded window (shared/db/deployment-lists.ts); the indexes keyed
+   * on the list's one Query over a bounded window (shared/db/deployments/lists.ts); the indexes keyed
    * on each filter that this replaces cost a deployment's life 35 units (docs/upgrading-indexes.md).
    */
   deployments: {
@@ -188,7 +188,7 @@ export const tables = {
    * Deployments' build logs, one partition per deployment (`deploymentId`), sorted by `sk`:
    * - `head`: how many lines and bytes the log holds; every append is one transaction that moves it
    *   from the count it read to the count plus its lines, so sequence numbers are gap-free and
-   *   committed in order (shared/db/deployment-logs.ts);
+   *   committed in order (shared/db/deployments/logs.ts);
    * - `line#<lastSeq, 9 digits>`: the lines of one append (up to 500, at most the 64 KiB body), keyed
    *   by its last sequence number, so `sk > line#<since>` finds exactly the appends holding lines
    *   after `since`.
@@ -227,7 +227,7 @@ export const tables = {
   /**
    * Each team's audit log, one partition per team (`teamId`), events sorted by `id` (ULIDs, so a
    * time range is a key range and newest first is the key order): who changed what, from where,
-   * and every refusal (shared/db/audit-events.ts). Kept AUDIT_RETENTION_DAYS (90), then removed by
+   * and every refusal (shared/db/audit/events.ts). Kept AUDIT_RETENTION_DAYS (90), then removed by
    * TTL; recovery on, since nothing could rebuild it.
    */
   auditEvents: {

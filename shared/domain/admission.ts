@@ -1,6 +1,6 @@
-import { type AdmissionPolicy, countKeyRequest } from '#shared/db/admission-counter.ts';
-import type { KeyRecord } from '#shared/db/api-keys.ts';
-import { countInBucket } from '#shared/db/rate-buckets.ts';
+import { type AdmissionPolicy, countKeyRequest } from '#shared/db/keys/admission-counter.ts';
+import type { KeyRecord } from '#shared/db/keys/api-keys.ts';
+import { countInBucket } from '#shared/db/keys/rate-buckets.ts';
 import { hashApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';

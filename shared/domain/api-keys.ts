@@ -6,8 +6,8 @@ import {
   revokeApiKeyById,
   type StoredKey,
   type TokenTeam,
-} from '#shared/db/api-keys.ts';
-import { releaseFromLedger } from '#shared/db/key-ledger.ts';
+} from '#shared/db/keys/api-keys.ts';
+import { releaseFromLedger } from '#shared/db/keys/ledger.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { generateApiKey, hashApiKey, KEY_PREFIXES, type KeyKind } from '#shared/model/api-key-format.ts';
 import type { Caller, Role } from '#shared/model/caller.ts';

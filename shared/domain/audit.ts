@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { eventItem } from '#shared/db/audit-events.ts';
-import { changesOf, kindOf, projectOfItem, targetIdOf, teamOfItem } from '#shared/db/audit-kinds.ts';
-import { type EventFilters, listEvents, putEvent } from '#shared/db/audit-log.ts';
-import { auditScope } from '#shared/db/audit-scope.ts';
+import { eventItem } from '#shared/db/audit/events.ts';
+import { changesOf, kindOf, projectOfItem, targetIdOf, teamOfItem } from '#shared/db/audit/kinds.ts';
+import { type EventFilters, listEvents, putEvent } from '#shared/db/audit/log.ts';
+import { auditScope } from '#shared/db/audit/scope.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { emailsOf } from '#shared/db/users.ts';
 import { type AuditEvent, type AuditStamp, kindOfAction, targetTypeOf } from '#shared/model/audit.ts';

@@ -1,4 +1,4 @@
-import { countInBucket } from '#shared/db/rate-buckets.ts';
+import { countInBucket } from '#shared/db/keys/rate-buckets.ts';
 import { RateLimitedError } from '#shared/model/errors.ts';
 import { type RateLimitState, retryAfterSeconds } from '#shared/model/rate-limit.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';

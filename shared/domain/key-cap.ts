@@ -1,10 +1,10 @@
-import type { KeyRecord } from '#shared/db/api-keys.ts';
 import { afterLostRace } from '#shared/db/conditional.ts';
-import { putKeyWithLedger, readKeyLedger } from '#shared/db/key-ledger.ts';
-import type { TeamOpenCheck } from '#shared/db/teams.ts';
+import type { KeyRecord } from '#shared/db/keys/api-keys.ts';
+import { putKeyWithLedger, readKeyLedger } from '#shared/db/keys/ledger.ts';
+import type { TeamOpenCheck } from '#shared/db/teams/teams.ts';
+import { teamClosed } from '#shared/domain/teams/closing.ts';
 import { ConflictError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
-import { teamClosed } from './team-closing.ts';
 
 // Each key a user makes with POST /keys carries the allowance of the key that made it, so without
 // a ceiling a user multiplies their allowance by minting keys (issue 22). 20 keys a user: a CI

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import type { KeyRecord, TokenTeam } from '#shared/db/api-keys.ts';
+import type { KeyRecord, TokenTeam } from '#shared/db/keys/api-keys.ts';
 import { secretVersions } from '#shared/runtime/secrets.ts';
 
 // What a key may do is decided by fields of its item: owner, role, scopes, expiry and allowance.

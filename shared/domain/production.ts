@@ -1,10 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
+import { asSystemChange } from '#shared/db/audit/system-changes.ts';
 import { afterLostRace } from '#shared/db/conditional.ts';
-import { findDeployment } from '#shared/db/deployments.ts';
+import { findDeployment } from '#shared/db/deployments/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as store from '#shared/db/production.ts';
 import type { Project } from '#shared/db/projects.ts';
-import { asSystemChange } from '#shared/db/system-changes.ts';
+import { mayTarget, mustReachProject } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
@@ -13,7 +14,6 @@ import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { PromoteInput, RollbackInput } from '#shared/schemas/production.ts';
 import { recordChange } from './audit.ts';
-import { mayTarget, mustReachProject } from './token-reach.ts';
 
 // What moves a project's production pointer, and what does not:
 // - automatic: a `production` deployment that becomes ready, if it was created after the one in
@@ -83,7 +83,7 @@ const raced = (projectId: string) =>
 /**
  * Called when one of the owner's deployments became ready: makes it production if its target is
  * production, automatic promotion is on, and it is newer than the deployment in production. Whether
- * it did. `promotesOver`, the production it was created over (shared/db/deployment-writes.ts), is
+ * it did. `promotesOver`, the production it was created over (shared/db/deployments/writes.ts), is
  * tried first without reading the project: the move's condition (that pointer, automatic promotion
  * on) decides, as it would after a read; when it fails, the project is read and the move decided.
  */

@@ -1,16 +1,16 @@
-import { purgeProjectDeployments } from '#shared/db/deployment-writes.ts';
-import { purgeEnvironment } from '#shared/db/env-snapshots.ts';
+import { purgeProjectDeployments } from '#shared/db/deployments/writes.ts';
+import { purgeEnvironment } from '#shared/db/environment/snapshots.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as projects from '#shared/db/projects.ts';
+import { teamClosed, teamOpenCheck } from '#shared/domain/teams/closing.ts';
+import { readInTeam } from '#shared/domain/teams/reads.ts';
+import { mayTarget, reaches, spansTeam } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf, newId } from '#shared/model/ids.ts';
 import { clock, isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateProjectInput, UpdateProjectInput } from '#shared/schemas/projects.ts';
-import { teamClosed, teamOpenCheck } from './team-closing.ts';
-import { readInTeam } from './team-reads.ts';
-import { mayTarget, reaches, spansTeam } from './token-reach.ts';
 
 export type { Project } from '#shared/db/projects.ts';
 

@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '#shared/db/pages.ts';
-import { listDeliveries, type WebhookDelivery } from '#shared/db/webhook-deliveries.ts';
-import * as store from '#shared/db/webhooks.ts';
+import { listDeliveries, type WebhookDelivery } from '#shared/db/webhooks/deliveries.ts';
+import * as store from '#shared/db/webhooks/webhooks.ts';
+import { teamClosed, teamOpenCheck } from '#shared/domain/teams/closing.ts';
+import { spansTeam } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/model/errors.ts';
 import { newId } from '#shared/model/ids.ts';
 import { PING_EVENT, type SubscribedEvent } from '#shared/model/webhook-events.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
-import type { CreateWebhookInput, UpdateWebhookInput } from '#shared/schemas/webhooks.ts';
+import type { CreateWebhookInput, UpdateWebhookInput } from '#shared/schemas/webhooks/webhooks.ts';
 import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import { messageIdOf } from '#shared/webhooks/messages.ts';
 import { newWebhookSecret } from '#shared/webhooks/signer.ts';
 import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
 import { recordChange } from './audit.ts';
-import { teamClosed, teamOpenCheck } from './team-closing.ts';
-import { spansTeam } from './token-reach.ts';
 
-export type { Webhook } from '#shared/db/webhooks.ts';
+export type { Webhook } from '#shared/db/webhooks/webhooks.ts';
 
 /** Subscriptions a user may have: each event costs a delivery per subscription. */
 export const MAX_WEBHOOKS_PER_USER = 10;

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { auditScope } from '#shared/db/audit-scope.ts';
+import { auditScope } from '#shared/db/audit/scope.ts';
 import { recordDenial } from '#shared/domain/audit.ts';
-import { confirmMembership, type RoleReader, teamNamed } from '#shared/domain/team-access.ts';
+import { confirmMembership, type RoleReader, teamNamed } from '#shared/domain/teams/access.ts';
 import type { AuditStamp } from '#shared/model/audit.ts';
 import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -15,7 +15,7 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
 
 // The team's audit log, as the chain sees it. Before the handler of a row that changes something,
 // it opens the change (who, from where, which event) in the invocation's audit scope, where the
-// store's client finds it and puts it on the change's write (shared/db/audit-stamp.ts). After a 403
+// store's client finds it and puts it on the change's write (shared/db/audit/stamp.ts). After a 403
 // on a team's route it records the refusal: best effort, since a refusal changed nothing and
 // failing to record one must never turn a 403 into a 500.
 

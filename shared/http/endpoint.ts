@@ -1,12 +1,12 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { withAuditScope } from '#shared/db/audit-scope.ts';
+import { withAuditScope } from '#shared/db/audit/scope.ts';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
-import { findRole } from '#shared/db/teams.ts';
-import { roleAlone } from '#shared/db/with-membership.ts';
-import type { RoleReader } from '#shared/domain/team-access.ts';
+import { findRole } from '#shared/db/teams/teams.ts';
+import { roleAlone } from '#shared/db/teams/with-membership.ts';
+import type { RoleReader } from '#shared/domain/teams/access.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';

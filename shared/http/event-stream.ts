@@ -1,4 +1,4 @@
-import type { FollowEvent } from '#shared/domain/log-follow.ts';
+import type { FollowEvent } from '#shared/domain/deployments/log-follow.ts';
 
 // A followed log as text/event-stream (the WHATWG server-sent events format): each event is lines of
 // `field: value` ending with a blank line. `data` is one line of JSON (JSON escapes every line break

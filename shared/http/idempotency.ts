@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { claim, complete, release, type StoredResponse } from '#shared/db/idempotency.ts';
-import { confirmMembership, type RoleReader } from '#shared/domain/team-access.ts';
+import { confirmMembership, type RoleReader } from '#shared/domain/teams/access.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { IdempotencyKeyReusedError, RequestInProgressError, ValidationError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';

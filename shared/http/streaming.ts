@@ -60,7 +60,7 @@ const readers = new AsyncLocalStorage<AbortSignal>();
 /**
  * Within a streaming function's request: a signal that aborts when its reader goes away (the response
  * stream closes before the answer ended), so that what produces the events can stop at once instead
- * of at its next write (a followed log gives its place back, shared/domain/log-follow.ts).
+ * of at its next write (a followed log gives its place back, shared/domain/deployments/log-follow.ts).
  */
 export const readerGone = (): AbortSignal | undefined => readers.getStore();
 

@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
-import { authorize, confirmMembership, teamNamed } from '#shared/domain/team-access.ts';
+import { authorize, confirmMembership, teamNamed } from '#shared/domain/teams/access.ts';
 import { ForbiddenError, ValidationError } from '#shared/model/errors.ts';
 import type { EndpointRoute } from '#shared/routes.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
-/** The longest team id accepted, as for every other id (shared/schemas/team-query.ts). */
+/** The longest team id accepted, as for every other id (shared/schemas/teams/query.ts). */
 const TEAM_ID_MAX = 64;
 
 /** The team a request names: the path's `{teamId}` on a team's own routes, else `?teamId=`. */

@@ -2,9 +2,9 @@ import { newId, timeOfId } from './ids.ts';
 
 // The audit log's vocabulary: what a team's events say (../shared/CONTRACT.md, "The audit log").
 // Every change a team's route makes is one event, named `resource.verb`; which item of the store
-// is the change's own (its "kind") decides where the event comes from (shared/db/audit-stamp.ts).
+// is the change's own (its "kind") decides where the event comes from (shared/db/audit/stamp.ts).
 
-/** The kinds of stored item an event can be about (shared/db/audit-kinds.ts tells them apart). */
+/** The kinds of stored item an event can be about (shared/db/audit/kinds.ts tells them apart). */
 export type AuditItemKind =
   | 'project'
   | 'deployment'
@@ -155,7 +155,7 @@ export interface AuditEvent {
 /**
  * A new event's id and time, from one reading of the clock, and when it expires (epoch seconds,
  * the audit table's TTL), `retentionDays` after: `since` and `until` select events by
- * their id's time (shared/db/audit-log.ts), so an event's `at` is exactly that time.
+ * their id's time (shared/db/audit/log.ts), so an event's `at` is exactly that time.
  */
 export function newEventIdentity(retentionDays: number): { id: string; at: string; expiresAt: number } {
   const id = newId('aud');

@@ -5,7 +5,7 @@ export type DeploymentState = (typeof DEPLOYMENT_STATES)[number];
 
 /**
  * The lifecycle, declared once: each state and the states it may move to. Terminal states allow
- * none. Every change is one conditional write on the current status (shared/db/deployment-writes.ts), so
+ * none. Every change is one conditional write on the current status (shared/db/deployments/writes.ts), so
  * of two racing reports only one can move a deployment out of a state.
  */
 export const TRANSITIONS = {

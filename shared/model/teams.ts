@@ -26,7 +26,7 @@ export interface TeamContext {
   personal: boolean;
   /**
    * The caller's role there, once known: at once in their personal team, after the membership has
-   * been read (shared/domain/team-access.ts) in any other. Nothing is answered before it is known.
+   * been read (shared/domain/teams/access.ts) in any other. Nothing is answered before it is known.
    */
   role?: TeamRole;
 }

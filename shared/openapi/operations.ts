@@ -17,7 +17,7 @@ import {
 } from '#shared/routes.ts';
 import { requestSchemas } from '#shared/schemas/requests.ts';
 import { responseBodies } from '#shared/schemas/responses.ts';
-import { TeamQuery } from '#shared/schemas/team-query.ts';
+import { TeamQuery } from '#shared/schemas/teams/query.ts';
 import { byStatus, errorResponseOf } from './error-responses.ts';
 import { IdempotencyKeyHeader, type RateLimitHeaders, responseHeaders } from './headers.ts';
 

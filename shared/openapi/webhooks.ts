@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { webhookEventBodies } from '#shared/schemas/webhook-events.ts';
+import { webhookEventBodies } from '#shared/schemas/webhooks/events.ts';
 
 // The document's `webhooks` (OpenAPI 3.1): one entry per event type a subscription can receive, and
 // `ping`, each a POST to the subscriber's URL whose body is that event's schema
-// (shared/schemas/webhook-events.ts) with the Standard Webhooks headers the delivery signs it with.
+// (shared/schemas/webhooks/events.ts) with the Standard Webhooks headers the delivery signs it with.
 
 const DeliveryHeaders = z.strictObject({
   'webhook-id': z.string().register(z.globalRegistry, {

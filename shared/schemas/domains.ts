@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { atMost } from './common.ts';
 
 // Custom domains: what a client sends. Whether a name is acceptable (a hostname, not an IP address,
-// not a public suffix) is the domain's check (shared/domain/domain-claims.ts): it normalises the
+// not a public suffix) is the domain's check (shared/domain/custom-domains/claims.ts): it normalises the
 // name first, and the Public Suffix List is not a schema's to carry.
 
 /** Longer than any name (253 characters as A-labels, a trailing dot): a cheap bound before the rules. */

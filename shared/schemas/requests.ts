@@ -1,28 +1,28 @@
-import { AuditEventsQuery } from './audit.ts';
-import { LoginBody, RegisterBody } from './auth.ts';
-import { IdParams } from './common.ts';
-import { LogQuery, LogStreamHeaders } from './deployment-log-query.ts';
-import { AppendLogsBody } from './deployment-logs.ts';
-import { DeploymentsQuery, ProjectDeploymentsQuery, WaitQuery } from './deployment-queries.ts';
-import { CreateDeploymentBody, ReportDeploymentEventBody } from './deployments.ts';
-import { CreateDomainBody, DomainParams } from './domains.ts';
-import { CreateVariableBody, ReplaceEnvironmentBody } from './environment.ts';
-import { UpdateVariableBody } from './environment-update.ts';
-import { CreateKeyBody } from './keys.ts';
-import { PageQuery } from './page-query.ts';
-import { PromoteBody, RollbackBody } from './production.ts';
-import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
-import { InvitationParams, MemberParams, TeamParams, TokenParams } from './team-params.ts';
-import { CreateTeamTokenBody } from './team-tokens.ts';
+import { CreateDeploymentBody, ReportDeploymentEventBody } from '#shared/schemas/deployments/deployments.ts';
+import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployments/log-query.ts';
+import { AppendLogsBody } from '#shared/schemas/deployments/logs.ts';
+import { DeploymentsQuery, ProjectDeploymentsQuery, WaitQuery } from '#shared/schemas/deployments/queries.ts';
+import { CreateVariableBody, ReplaceEnvironmentBody } from '#shared/schemas/environment/environment.ts';
+import { UpdateVariableBody } from '#shared/schemas/environment/update.ts';
+import { VariableParams } from '#shared/schemas/environment/variable-params.ts';
+import { InvitationParams, MemberParams, TeamParams, TokenParams } from '#shared/schemas/teams/params.ts';
 import {
   AcceptInvitationBody,
   CreateInvitationBody,
   CreateTeamBody,
   UpdateMemberBody,
   UpdateTeamBody,
-} from './teams.ts';
-import { VariableParams } from './variable-params.ts';
-import { CreateWebhookBody, UpdateWebhookBody } from './webhooks.ts';
+} from '#shared/schemas/teams/teams.ts';
+import { CreateTeamTokenBody } from '#shared/schemas/teams/tokens.ts';
+import { CreateWebhookBody, UpdateWebhookBody } from '#shared/schemas/webhooks/webhooks.ts';
+import { AuditEventsQuery } from './audit.ts';
+import { LoginBody, RegisterBody } from './auth.ts';
+import { IdParams } from './common.ts';
+import { CreateDomainBody, DomainParams } from './domains.ts';
+import { CreateKeyBody } from './keys.ts';
+import { PageQuery } from './page-query.ts';
+import { PromoteBody, RollbackBody } from './production.ts';
+import { CreateProjectBody, UpdateProjectBody } from './projects.ts';
 
 /**
  * Every request schema, by the name the route table gives it. A function passes the schema itself to

@@ -1,22 +1,10 @@
-import { ApiKey, ApiKeyList, CreatedApiKey, LoginResult, User, UserList } from './account-resources.ts';
-import { AuditEvent, AuditEventList } from './audit-resources.ts';
-import { AppendedLogs, LogEventStream, LogLineList } from './deployment-log-resources.ts';
-import { Domain, DomainList } from './domain-resources.ts';
+import { AppendedLogs, LogEventStream, LogLineList } from '#shared/schemas/deployments/log-resources.ts';
 import {
   BuildEnvironment,
   EnvironmentVariable,
   EnvironmentVariableList,
   EnvironmentVariableSet,
-} from './environment-resources.ts';
-import {
-  Deployment,
-  DeploymentEventList,
-  DeploymentList,
-  ProductionHistory,
-  Project,
-  ProjectList,
-} from './resources.ts';
-import { Health, OpenApiDocumentBody, TextBody } from './service-bodies.ts';
+} from '#shared/schemas/environment/resources.ts';
 import {
   AcceptedInvitation,
   CreatedInvitation,
@@ -27,15 +15,27 @@ import {
   RoleList,
   Team,
   TeamList,
-} from './team-resources.ts';
-import { CreatedTeamToken, TeamToken, TeamTokenList } from './team-token-resources.ts';
+} from '#shared/schemas/teams/resources.ts';
+import { CreatedTeamToken, TeamToken, TeamTokenList } from '#shared/schemas/teams/token-resources.ts';
 import {
   CreatedWebhook,
   Webhook,
   WebhookDeliveryList,
   WebhookList,
   WebhookTestResult,
-} from './webhook-resources.ts';
+} from '#shared/schemas/webhooks/resources.ts';
+import { ApiKey, ApiKeyList, CreatedApiKey, LoginResult, User, UserList } from './account-resources.ts';
+import { AuditEvent, AuditEventList } from './audit-resources.ts';
+import { Domain, DomainList } from './domain-resources.ts';
+import {
+  Deployment,
+  DeploymentEventList,
+  DeploymentList,
+  ProductionHistory,
+  Project,
+  ProjectList,
+} from './resources.ts';
+import { Health, OpenApiDocumentBody, TextBody } from './service-bodies.ts';
 
 /**
  * Every body a handler may reply with, by the name the route table gives it. The route table and the

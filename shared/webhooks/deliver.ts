@@ -1,11 +1,11 @@
-import { asSystemChange } from '#shared/db/system-changes.ts';
-import { putDelivery } from '#shared/db/webhook-deliveries.ts';
+import { asSystemChange } from '#shared/db/audit/system-changes.ts';
+import { putDelivery } from '#shared/db/webhooks/deliveries.ts';
 import {
   disableIfFailingSince,
   findStoredWebhook,
   markFailing,
   markSucceeding,
-} from '#shared/db/webhooks.ts';
+} from '#shared/db/webhooks/webhooks.ts';
 import { PING_EVENT } from '#shared/model/webhook-events.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { logInfo } from '#shared/runtime/log.ts';

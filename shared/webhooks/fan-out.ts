@@ -2,16 +2,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { toDeployment } from '#shared/db/deployments.ts';
+import { toDeployment } from '#shared/db/deployments/deployments.ts';
 import { isDomainItem, toDomain } from '#shared/db/domains.ts';
-import { HEAD_KEY as ENVIRONMENT_HEAD, type EnvironmentChange } from '#shared/db/environment-variables.ts';
+import { HEAD_KEY as ENVIRONMENT_HEAD, type EnvironmentChange } from '#shared/db/environment/variables.ts';
 import { toProject } from '#shared/db/projects.ts';
-import { allWebhooksOf } from '#shared/db/webhooks.ts';
+import { allWebhooksOf } from '#shared/db/webhooks/webhooks.ts';
 import { ENTERED_AT, type ReportableState } from '#shared/model/deployment-states.ts';
 import { type WebhookEventType, wants } from '#shared/model/webhook-events.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';
-import type { WebhookEventData } from '#shared/schemas/webhook-events.ts';
+import type { WebhookEventData } from '#shared/schemas/webhooks/events.ts';
 import { type DeliveryMessage, messageIdOf } from './messages.ts';
 
 // From a change in the store to the messages that deliver it. Stream records of the projects and
@@ -29,7 +29,7 @@ export interface WebhookEvent {
   ownerId: string;
   type: WebhookEventType;
   timestamp: string;
-  /** Typed from the schema the document describes the delivery with (shared/schemas/webhook-events.ts). */
+  /** Typed from the schema the document describes the delivery with (shared/schemas/webhooks/events.ts). */
   data: WebhookEventData<WebhookEventType>;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeliveredEventType } from '#shared/model/webhook-events.ts';
-import type { WebhookEventData } from '#shared/schemas/webhook-events.ts';
+import type { WebhookEventData } from '#shared/schemas/webhooks/events.ts';
 
 // What travels on the delivery queue: one event for one subscription. It names the subscription
 // and never carries its secret (queues and their dead letters are readable by operators); the

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { countKeyRequest } from '../../shared/db/admission-counter.ts';
 import type { ItemRead } from '../../shared/db/batch-get.ts';
-import { putDeployment } from '../../shared/db/deployment-writes.ts';
-import { headOnProject } from '../../shared/db/environment-variables.ts';
+import { putDeployment } from '../../shared/db/deployments/writes.ts';
+import { headOnProject } from '../../shared/db/environment/variables.ts';
+import { countKeyRequest } from '../../shared/db/keys/admission-counter.ts';
 import { projectRead, toProject } from '../../shared/db/projects.ts';
-import { getItem, getWithMembership } from '../../shared/db/with-membership.ts';
+import { getItem, getWithMembership } from '../../shared/db/teams/with-membership.ts';
 import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';
 import { newId } from '../../shared/model/ids.ts';

@@ -394,7 +394,7 @@ describe('7. table alarms over every operation', () => {
   it.each(['SystemErrors'])('watches %s of deletes and transactions too', (metricName) => {
     // A log append's transaction checks the deployment's status (a condition check on its item).
     expect(operationsWatched('Deployments', metricName)).toEqual([
-      // A deployment read with the caller's membership of its team (shared/db/with-membership.ts).
+      // A deployment read with the caller's membership of its team (shared/db/teams/with-membership.ts).
       'BatchGetItem',
       'DeleteItem',
       'GetItem',

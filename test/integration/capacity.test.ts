@@ -1,4 +1,4 @@
-import { FILTER_WINDOW } from '../../shared/db/deployment-lists.ts';
+import { FILTER_WINDOW } from '../../shared/db/deployments/lists.ts';
 import { tableName } from '../../shared/db/tables.ts';
 import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';

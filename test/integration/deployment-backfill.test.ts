@@ -38,7 +38,7 @@ describe('deployments written by an older version', () => {
       activeStatus: 'queued',
     };
     const storedKey = { ownerId: userId, id: old.id };
-    // Stored before targets were: shown as a preview (shared/db/deployments.ts).
+    // Stored before targets were: shown as a preview (shared/db/deployments/deployments.ts).
     const shown = { ...old, target: 'preview' };
     await db.send(
       new PutCommand({ TableName: tableName('deployments'), Item: { ownerId: userId, ...old, ...obsolete } }),

@@ -1,4 +1,4 @@
-import { readKeyCounter } from '../../shared/db/api-keys.ts';
+import { readKeyCounter } from '../../shared/db/keys/api-keys.ts';
 import { hashApiKey } from '../../shared/model/api-key-format.ts';
 import { clock } from '../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';

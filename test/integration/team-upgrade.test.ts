@@ -83,7 +83,7 @@ async function storeWrittenBeforeTeams() {
     updatedAt: at,
   };
   await put('projects', { ownerId: userId, ...project, variablesHead: { version, count: 1, revision: 1 } });
-  // shared/db/environment-variables.ts applyChange: the head (with the owner) and the variable, sealed.
+  // shared/db/environment/variables.ts applyChange: the head (with the owner) and the variable, sealed.
   await put('environment', {
     projectId: project.id,
     sk: ENVIRONMENT_HEAD_KEY,
@@ -109,7 +109,7 @@ async function storeWrittenBeforeTeams() {
     }),
   });
 
-  // shared/db/deployment-writes.ts putDeployment: a production deployment, its first event inside.
+  // shared/db/deployments/writes.ts putDeployment: a production deployment, its first event inside.
   const deployment = {
     id: newId('dpl'),
     projectId: project.id,
@@ -126,7 +126,7 @@ async function storeWrittenBeforeTeams() {
     events: [{ status: 'queued', at }],
   });
 
-  // shared/db/webhooks.ts putWebhook: the owner's count and the subscription, its secret beside it.
+  // shared/db/webhooks/webhooks.ts putWebhook: the owner's count and the subscription, its secret beside it.
   const webhook = {
     id: newId('whk'),
     url: 'https://hooks.example.com/early',

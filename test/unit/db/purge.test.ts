@@ -1,7 +1,7 @@
-import { appendLines, purgeLog, readLogHead } from '../../../shared/db/deployment-logs.ts';
-import { purgeProjectDeployments, putDeployment } from '../../../shared/db/deployment-writes.ts';
-import { findDeployment } from '../../../shared/db/deployments.ts';
-import { purgeEnvironment, putSnapshot, readSnapshot } from '../../../shared/db/env-snapshots.ts';
+import { findDeployment } from '../../../shared/db/deployments/deployments.ts';
+import { appendLines, purgeLog, readLogHead } from '../../../shared/db/deployments/logs.ts';
+import { purgeProjectDeployments, putDeployment } from '../../../shared/db/deployments/writes.ts';
+import { purgeEnvironment, putSnapshot, readSnapshot } from '../../../shared/db/environment/snapshots.ts';
 import { newId } from '../../../shared/model/ids.ts';
 import { clock } from '../../../shared/runtime/clock.ts';
 

@@ -14,7 +14,7 @@ let restoreSettings: () => void;
 let admission: typeof import('../../../shared/domain/admission.ts');
 let newCaller: typeof import('../../support/users.ts').newCaller;
 let hashApiKey: typeof import('../../../shared/model/api-key-format.ts').hashApiKey;
-let revokeApiKeyByHash: typeof import('../../../shared/db/api-keys.ts').revokeApiKeyByHash;
+let revokeApiKeyByHash: typeof import('../../../shared/db/keys/api-keys.ts').revokeApiKeyByHash;
 let db: typeof import('../../../shared/db/client.ts').db;
 let tableName: typeof import('../../../shared/db/tables.ts').tableName;
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   admission = await import('../../../shared/domain/admission.ts');
   ({ newCaller } = await import('../../support/users.ts'));
   ({ hashApiKey } = await import('../../../shared/model/api-key-format.ts'));
-  ({ revokeApiKeyByHash } = await import('../../../shared/db/api-keys.ts'));
+  ({ revokeApiKeyByHash } = await import('../../../shared/db/keys/api-keys.ts'));
   ({ db } = await import('../../../shared/db/client.ts'));
   ({ tableName } = await import('../../../shared/db/tables.ts'));
 });

@@ -1,5 +1,5 @@
-import { auditScope } from '../../../shared/db/audit-scope.ts';
-import { asSystemChange } from '../../../shared/db/system-changes.ts';
+import { auditScope } from '../../../shared/db/audit/scope.ts';
+import { asSystemChange } from '../../../shared/db/audit/system-changes.ts';
 import { newEventIdentity } from '../../../shared/model/audit.ts';
 import { timeOfId } from '../../../shared/model/ids.ts';
 import { clock } from '../../../shared/runtime/clock.ts';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { jest } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import { installStreamingRuntime, splitPrelude } from '../../../infra/local/lambda-streaming.ts';
-import type { FollowEvent } from '../../../shared/domain/log-follow.ts';
+import type { FollowEvent } from '../../../shared/domain/deployments/log-follow.ts';
 import { eventStream, eventText, wantsEventStream } from '../../../shared/http/event-stream.ts';
 import { streamedEndpoint } from '../../../shared/http/streaming.ts';
 import type { ProxyEvent } from '../../../shared/http/types.ts';
