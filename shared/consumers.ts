@@ -1,4 +1,4 @@
-import { ENVIRONMENT_HEAD_KEY, type TableKey } from '#shared/db/tables.ts';
+import { ENVIRONMENT_HEAD_KEY, type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
 import type { FunctionAccess, QueueKey } from './routes.ts';
 
 // The consumers: functions fed by DynamoDB streams, by a queue or by a schedule rather than by a route, listed
@@ -43,6 +43,9 @@ const STAMPED: FilterPattern = {
   dynamodb: { NewImage: { audit: { M: { id: { S: [{ exists: true }] } } } } },
 };
 
+/** The audit log's streams: the audited tables that have one (shared/db/tables.ts says which). */
+const AUDITED_STREAMS = tableKeys.filter((key) => tables[key].audited && 'stream' in tables[key]);
+
 // biome-ignore format: rows read as a table
 export const streamConsumers = [
   // Webhook events: a project put, changed or removed; a deployment created or moved; a project's
@@ -67,8 +70,8 @@ export const streamConsumers = [
       OldImage: { status: { S: [{ 'anything-but': ['ready'] }] } },
     } } } },
   // The audit log: the event of each change whose write carried a stamp, with what it changed.
-  { handler: 'record-audit-events', streams: ['projects', 'deployments', 'environment', 'domains', 'webhooks', 'teams', 'apiKeys'], tables: { auditEvents: ['PutItem'] },
-    filters: { projects: STAMPED, deployments: STAMPED, environment: STAMPED, domains: STAMPED, webhooks: STAMPED, teams: STAMPED, apiKeys: STAMPED } },
+  { handler: 'record-audit-events', streams: AUDITED_STREAMS, tables: { auditEvents: ['PutItem'] },
+    filters: Object.fromEntries(AUDITED_STREAMS.map((key) => [key, STAMPED])) },
 ] as const satisfies readonly StreamConsumer[];
 
 // biome-ignore format: rows read as a table

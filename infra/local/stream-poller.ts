@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { type FilterPattern, filterOf, type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
-import { type TableKey, tables } from '#shared/db/tables.ts';
+import { type TableKey, tableNameHere } from '#shared/db/tables.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { localClient } from './dynamodb-local.ts';
 import { matchesFilter } from './event-filter.ts';
@@ -115,7 +115,7 @@ export async function startStreamPoller(
     const module: { handler: StreamHandler } = await import(join(FUNCTIONS_DIR, `${consumer.handler}.ts`));
     for (const table of consumer.streams) {
       // The name the functions use (a suite may give a table of its own), as the local IAM reads it.
-      const name = process.env[tables[table].envVar] ?? tables[table].localName;
+      const name = tableNameHere(table);
       const described = await dynamodb.send(new DescribeTableCommand({ TableName: name }));
       const streamArn = described.Table?.LatestStreamArn;
       if (!streamArn) throw new Error(`${name} has no stream (shared/db/tables.ts declares one)`);

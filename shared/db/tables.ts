@@ -42,6 +42,12 @@ export interface TableDefinition {
   pointInTimeRecovery: boolean;
   /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
   stream?: 'NEW_AND_OLD_IMAGES';
+  /**
+   * Whether a team's audit log records changes of its items (shared/db/audit/stamp.ts): by its
+   * stream when it has one (the recorder's streams are these, shared/consumers.ts), else in the
+   * change's own transaction. Required, so that a new table says whether it is audited.
+   */
+  audited: boolean;
 }
 
 export const tables = {
@@ -54,6 +60,7 @@ export const tables = {
    */
   apiKeys: {
     envVar: 'API_KEYS_TABLE',
+    audited: true,
     localName: 'platform-api-keys',
     partitionKey: 'keyHash',
     indexes: { ownerKeys: { partitionKey: 'userId', sortKey: 'keyId', projection: 'KEYS_ONLY' } },
@@ -69,6 +76,7 @@ export const tables = {
    */
   idempotency: {
     envVar: 'IDEMPOTENCY_TABLE',
+    audited: false,
     localName: 'platform-idempotency',
     partitionKey: 'id',
     ttlAttribute: 'expiresAt',
@@ -77,6 +85,7 @@ export const tables = {
   /** Counters for callers without a valid key (per source address, per email): one item per window. */
   rateLimits: {
     envVar: 'RATE_LIMITS_TABLE',
+    audited: false,
     localName: 'platform-rate-limits',
     partitionKey: 'bucket',
     ttlAttribute: 'expiresAt',
@@ -85,6 +94,7 @@ export const tables = {
   /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
   users: {
     envVar: 'USERS_TABLE',
+    audited: false,
     localName: 'platform-users',
     partitionKey: 'pk',
     indexes: { byCreation: { partitionKey: 'listing', sortKey: 'id' } },
@@ -93,6 +103,7 @@ export const tables = {
   /** Projects by owner, ids sorting by creation time. */
   projects: {
     envVar: 'PROJECTS_TABLE',
+    audited: true,
     localName: 'platform-projects',
     partitionKey: 'ownerId',
     sortKey: 'id',
@@ -109,6 +120,7 @@ export const tables = {
    */
   deployments: {
     envVar: 'DEPLOYMENTS_TABLE',
+    audited: true,
     localName: 'platform-deployments',
     partitionKey: 'ownerId',
     sortKey: 'id',
@@ -124,6 +136,7 @@ export const tables = {
    */
   webhooks: {
     envVar: 'WEBHOOKS_TABLE',
+    audited: true,
     localName: 'platform-webhooks',
     partitionKey: 'ownerId',
     sortKey: 'id',
@@ -143,6 +156,7 @@ export const tables = {
    */
   teams: {
     envVar: 'TEAMS_TABLE',
+    audited: true,
     localName: 'platform-teams',
     partitionKey: 'pk',
     sortKey: 'sk',
@@ -166,6 +180,7 @@ export const tables = {
    */
   environment: {
     envVar: 'ENVIRONMENT_TABLE',
+    audited: true,
     localName: 'platform-environment',
     partitionKey: 'projectId',
     sortKey: 'sk',
@@ -178,6 +193,7 @@ export const tables = {
    */
   webhookDeliveries: {
     envVar: 'WEBHOOK_DELIVERIES_TABLE',
+    audited: false,
     localName: 'platform-webhook-deliveries',
     partitionKey: 'webhookId',
     sortKey: 'id',
@@ -198,6 +214,7 @@ export const tables = {
    */
   deploymentLogs: {
     envVar: 'DEPLOYMENT_LOGS_TABLE',
+    audited: true,
     localName: 'platform-deployment-logs',
     partitionKey: 'deploymentId',
     sortKey: 'sk',
@@ -215,6 +232,7 @@ export const tables = {
    */
   domains: {
     envVar: 'DOMAINS_TABLE',
+    audited: true,
     localName: 'platform-domains',
     partitionKey: 'pk',
     indexes: {
@@ -232,6 +250,7 @@ export const tables = {
    */
   auditEvents: {
     envVar: 'AUDIT_EVENTS_TABLE',
+    audited: false,
     localName: 'platform-audit-events',
     partitionKey: 'teamId',
     sortKey: 'id',
@@ -277,3 +296,11 @@ export const indexes = Object.fromEntries(
 
 /** The deployed (or local) name of a table; throws when this function was not given it. */
 export const tableName = (key: TableKey): string => requireEnv(tables[key].envVar);
+
+/** The name a table has here: its variable's value, else (a local run without it) its local name. */
+export const tableNameHere = (key: TableKey): string =>
+  process.env[tables[key].envVar] ?? tables[key].localName;
+
+/** Which of `keys` (every table by default) a table name stands for, deployed or local. */
+export const tableKeyNamed = (name: unknown, keys: readonly TableKey[] = tableKeys): TableKey | undefined =>
+  keys.find((key) => tableNameHere(key) === name);

@@ -5,7 +5,7 @@ import { findDeployment } from '#shared/db/deployments/deployments.ts';
 import type { Page } from '#shared/db/pages.ts';
 import * as store from '#shared/db/production.ts';
 import type { Project } from '#shared/db/projects.ts';
-import { mayTarget, mustReachProject } from '#shared/domain/teams/token-reach.ts';
+import { mustReachProject, mustTarget } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
@@ -134,7 +134,7 @@ export async function promoteIfNewer(
 /** Makes a ready deployment of the caller's project production, and turns automatic promotion on. */
 export async function promote(caller: Caller, projectId: string, input: PromoteInput): Promise<Project> {
   mustReachProject(caller, projectId);
-  mayTarget(caller, 'production', 'promote');
+  mustTarget(caller, 'production', 'promote');
   let state = await stateOf(caller.team.partition, projectId);
   // Read once: `ready` is terminal, so only the pointer can change between attempts.
   const deployment = await readyDeployment(caller.team.partition, state.project.id, input.deploymentId);
@@ -176,7 +176,7 @@ export async function promote(caller: Caller, projectId: string, input: PromoteI
  */
 export async function rollback(caller: Caller, projectId: string, input: RollbackInput): Promise<Project> {
   mustReachProject(caller, projectId);
-  mayTarget(caller, 'production', 'roll back');
+  mustTarget(caller, 'production', 'roll back');
   let tried: store.StoredPointer | undefined;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     if (attempt > 1) await afterLostRace(attempt - 1);

@@ -4,7 +4,7 @@ import type { Page } from '#shared/db/pages.ts';
 import * as projects from '#shared/db/projects.ts';
 import { teamClosed, teamOpenCheck } from '#shared/domain/teams/closing.ts';
 import { readInTeam } from '#shared/domain/teams/reads.ts';
-import { mayTarget, reaches, spansTeam } from '#shared/domain/teams/token-reach.ts';
+import { mustTarget, reaches, spansTeam } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf, newId } from '#shared/model/ids.ts';
@@ -70,7 +70,7 @@ export async function updateProject(
 ): Promise<projects.Project> {
   const reached = mayReachProject(caller, id);
   if (reached && input.productionBranch !== undefined)
-    mayTarget(caller, 'production', 'change the production branch');
+    mustTarget(caller, 'production', 'change the production branch');
   const updated = reached
     ? await projects.updateProject(caller.team.partition, id, { ...input, updatedAt: isoNow() })
     : undefined;

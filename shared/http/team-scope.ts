@@ -1,11 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { authorize, confirmMembership, teamNamed } from '#shared/domain/teams/access.ts';
 import { ForbiddenError, ValidationError } from '#shared/model/errors.ts';
+import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import type { EndpointRoute } from '#shared/routes.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
-
-/** The longest team id accepted, as for every other id (shared/schemas/teams/query.ts). */
-const TEAM_ID_MAX = 64;
 
 /** The team a request names: the path's `{teamId}` on a team's own routes, else `?teamId=`. */
 export const teamIdNamedBy = (route: EndpointRoute, event: ProxyEvent): string | undefined =>
@@ -31,8 +29,8 @@ export function teamScope(
     const named = teamIdNamedBy(route, request.event);
     // Checked here, before the team is looked for (the handler's schemas come later): an empty
     // `?teamId=` is not "no team", and a 404 never echoes kilobytes of what was sent.
-    if (named !== undefined && (named.length === 0 || named.length > TEAM_ID_MAX)) {
-      throw new ValidationError('teamId', `teamId must be 1 to ${TEAM_ID_MAX} characters`);
+    if (named !== undefined && (named.length === 0 || named.length > ID_MAX_LENGTH)) {
+      throw new ValidationError('teamId', `teamId must be 1 to ${ID_MAX_LENGTH} characters`);
     }
     caller.team = teamNamed(caller, named);
     if (route.membership !== 'withResource') await confirmMembership(caller);

@@ -5,6 +5,12 @@ import { clock } from '#shared/runtime/clock.ts';
 // time as strings, so "newest first" is the key order of a DynamoDB query. Within one millisecond
 // the random part is incremented, so ids made by one process never sort out of order.
 
+/**
+ * The longest id a client may name, in a path, a query or a body: ours are a prefix and 26
+ * characters, so a longer one names nothing, and is refused (400) before anything is looked up.
+ */
+export const ID_MAX_LENGTH = 64;
+
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const RANDOM_CHARS = 16;
 

@@ -1,3 +1,4 @@
+import { ID_MAX_LENGTH } from './ids.ts';
 import type { TeamRole } from './roles.ts';
 
 // Which team a request acts in, and where that team's resources are stored. Every user has a
@@ -9,8 +10,10 @@ import type { TeamRole } from './roles.ts';
 export const TEAM_ID_PREFIX = 'team_';
 const USER_ID_PREFIX = 'usr_';
 
-/** Ids a client may name: ours have the prefix and at most 64 characters of this alphabet. */
-const TEAM_ID_PATTERN = /^team_[A-Za-z0-9_-]{1,59}$/;
+/** Ids a client may name: ours have the prefix and at most ID_MAX_LENGTH characters of this alphabet. */
+const TEAM_ID_PATTERN = new RegExp(
+  `^${TEAM_ID_PREFIX}[A-Za-z0-9_-]{1,${ID_MAX_LENGTH - TEAM_ID_PREFIX.length}}$`,
+);
 
 export const isTeamId = (value: string): boolean => TEAM_ID_PATTERN.test(value);
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { AUDIT_ACTION_NAMES } from '#shared/model/audit.ts';
+import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import { permissionsOf } from '#shared/model/roles.ts';
 import { atMost } from './common.ts';
 import { PageQuery } from './page-query.ts';
@@ -47,7 +48,7 @@ const NOT_EMPTY = z.minLength(1, 'must not be empty');
 
 const Word = (description: string, example: string) =>
   z
-    .optional(z.string().check(atMost(64), NOT_EMPTY))
+    .optional(z.string().check(atMost(ID_MAX_LENGTH), NOT_EMPTY))
     .register(z.globalRegistry, { description, examples: [example] });
 
 /** What an event's `action` may be: a change's action, or for a refusal of a read the permission it lacked. */

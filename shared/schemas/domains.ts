@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import { atMost } from './common.ts';
 
 // Custom domains: what a client sends. Whether a name is acceptable (a hostname, not an IP address,
@@ -29,7 +30,7 @@ export type CreateDomainInput = z.output<typeof CreateDomainBody>;
 
 /** `{id}` and `{name}` in a domain's path. */
 export const DomainParams = z.object({
-  id: z.string().check(atMost(64)),
+  id: z.string().check(atMost(ID_MAX_LENGTH)),
   name: z
     .string()
     .check(atMost(MAX_GIVEN_NAME_LENGTH))

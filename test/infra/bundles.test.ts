@@ -20,6 +20,7 @@ import { newId } from '../../shared/model/ids.ts';
 import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
 import { type Route, routes, takesBody, takesIdempotencyKey } from '../../shared/routes.ts';
 import { secrets } from '../../shared/runtime/secrets.ts';
+import { localTableNameOf } from '../support/lambda-bundles.ts';
 import { type StandInSecrets, startSecretsExtension } from '../support/secrets-extension.ts';
 import { startSqsStandIn } from '../support/sqs-stand-in.ts';
 import { flattenedTemplate } from '../support/stack-templates.ts';
@@ -94,9 +95,6 @@ function deployedFunction(handler: string): { bundle: string; variables: Record<
 
 /** The template's variables with local values: table references become the local table names. */
 function environmentOf(variables: Record<string, unknown>): Record<string, string> {
-  const localNames = new Map<string, string>(
-    Object.values(tables).map((table) => [table.envVar, process.env[table.envVar] ?? table.localName]),
-  );
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     AWS_REGION: 'eu-west-1',
@@ -104,7 +102,7 @@ function environmentOf(variables: Record<string, unknown>): Record<string, strin
     LOG_LEVEL: 'silent',
   };
   for (const [name, value] of Object.entries(variables)) {
-    const local = localValueOf(name, value, localNames);
+    const local = localValueOf(name, value);
     if (local === undefined)
       throw new Error(`The template sets ${name}, which this test cannot give a local value`);
     env[name] = local;
@@ -114,8 +112,8 @@ function environmentOf(variables: Record<string, unknown>): Record<string, strin
   return env;
 }
 
-function localValueOf(name: string, value: unknown, localNames: Map<string, string>): string | undefined {
-  const tableName = localNames.get(name);
+function localValueOf(name: string, value: unknown): string | undefined {
+  const tableName = localTableNameOf(name);
   if (tableName) return tableName;
   if (name === PUBLIC_KEYS_VARIABLE) return publishedKeysOf([process.env[secrets.keySigningSeed] ?? '']);
   if (name === 'PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') return String(extension.port);

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { tables } from '../../shared/db/tables.ts';
+import { tableKeys, tableNameHere, tables } from '../../shared/db/tables.ts';
 import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-identity.ts';
 import { secrets } from '../../shared/runtime/secrets.ts';
 import { flattenedTemplate } from './stack-templates.ts';
@@ -46,8 +46,11 @@ export function functionsOf(assembly: CloudAssembly, stackName: string): Synthes
 }
 
 const localTableNames = new Map<string, string>(
-  Object.values(tables).map((table) => [table.envVar, process.env[table.envVar] ?? table.localName]),
+  tableKeys.map((key) => [tables[key].envVar, tableNameHere(key)]),
 );
+
+/** The local name of the table a function's variable names (`PROJECTS_TABLE`...); undefined for another variable. */
+export const localTableNameOf = (variable: string): string | undefined => localTableNames.get(variable);
 
 /** What Lambda's runtime gives a function besides its template's variables. */
 export const LAMBDA_RUNTIME_VARIABLES = {

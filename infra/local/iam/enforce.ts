@@ -22,7 +22,7 @@ const used = new Map<string, Set<string>>();
 const refusals: Refusal[] = [];
 
 /** Allows the call, noting the permission it used, or throws AccessDeniedException. */
-export function authorize(request: AccessRequest): void {
+export function mustBeGranted(request: AccessRequest): void {
   const principal = runningPrincipal();
   if (!principal) return;
   const permission = allowingPermission(principal.grants, request);
@@ -47,7 +47,7 @@ const checkCall = (client: DynamoDBDocumentClient): void => {
     (next, context) => async (args) => {
       const operation = operationOf(context.commandName ?? '');
       for (const request of dynamodbRequests(operation, args.input as Record<string, unknown>))
-        authorize(request);
+        mustBeGranted(request);
       return next(args);
     },
     // Before the retries: a refusal is not retried, as the SDK does not retry AccessDeniedException.
@@ -61,7 +61,7 @@ let enforcing = false;
 export function enforceGrants(): void {
   if (enforcing) return;
   enforcing = true;
-  installAccessCheck(authorize);
+  installAccessCheck(mustBeGranted);
   checkCall(db);
   checkCall(countingDb);
 }

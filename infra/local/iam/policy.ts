@@ -1,4 +1,4 @@
-import { type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
+import { type TableKey, tableKeyNamed } from '#shared/db/tables.ts';
 import type { AccessRequest } from '#shared/runtime/access-check.ts';
 import { type Grant, PLAIN_ONLY_CONDITION } from '../../grants.ts';
 
@@ -9,7 +9,7 @@ import { type Grant, PLAIN_ONLY_CONDITION } from '../../grants.ts';
 
 /** The table a name belongs to: the deployed or local name each function is given. */
 export function tableKeyOfName(name: string): TableKey | undefined {
-  return tableKeys.find((key) => (process.env[tables[key].envVar] ?? tables[key].localName) === name);
+  return tableKeyNamed(name);
 }
 
 /** One action on one resource, with its condition: `dynamodb:Query projects/index/byOwner`. */

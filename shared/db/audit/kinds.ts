@@ -1,4 +1,4 @@
-import { ENVIRONMENT_HEAD_KEY, type TableKey } from '#shared/db/tables.ts';
+import { ENVIRONMENT_HEAD_KEY, type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
 import type { AuditChange, AuditItemKind, AuditTargetType } from '#shared/model/audit.ts';
 
 // Which stored items an audit event can be about, told apart by their keys alone (a delete or an
@@ -38,17 +38,8 @@ export function kindOf(item: Item): AuditItemKind | undefined {
   return undefined;
 }
 
-/** The tables whose items an event can be about. */
-export const auditedTables: readonly TableKey[] = [
-  'projects',
-  'deployments',
-  'deploymentLogs',
-  'environment',
-  'domains',
-  'webhooks',
-  'teams',
-  'apiKeys',
-];
+/** The tables whose items an event can be about: those shared/db/tables.ts declares audited. */
+export const auditedTables: readonly TableKey[] = tableKeys.filter((key) => tables[key].audited);
 
 const afterHash = (value: unknown): string => String(value).slice(String(value).indexOf('#') + 1);
 

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type TableKey, tables } from '#shared/db/tables.ts';
+import { type TableKey, tableKeyNamed, tables } from '#shared/db/tables.ts';
 import { type AuditItemKind, type AuditStamp, kindOfAction, targetTypeOf } from '#shared/model/audit.ts';
 import { table as auditTable, eventItem } from './events.ts';
 import { auditedTables, kindOf, projectOfItem, targetIdOf, teamOfItem } from './kinds.ts';
@@ -27,9 +27,7 @@ type Input = Record<string, unknown>;
 type Item = Record<string, unknown>;
 
 /** The audited table a deployed or local table name stands for. */
-function auditedTableNamed(name: unknown): TableKey | undefined {
-  return auditedTables.find((key) => process.env[tables[key].envVar] === name);
-}
+const auditedTableNamed = (name: unknown): TableKey | undefined => tableKeyNamed(name, auditedTables);
 
 const hasStream = (key: TableKey): boolean => 'stream' in tables[key];
 

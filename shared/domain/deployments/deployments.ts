@@ -7,7 +7,7 @@ import { promoteIfNewer } from '#shared/domain/production.ts';
 import { getProject } from '#shared/domain/projects.ts';
 import { authorize } from '#shared/domain/teams/access.ts';
 import { readInTeam } from '#shared/domain/teams/reads.ts';
-import { mayTarget, mustReachDeployment, reaches } from '#shared/domain/teams/token-reach.ts';
+import { mustReachDeployment, mustTarget, reaches } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { deploymentTarget } from '#shared/model/deployment-target.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
@@ -54,7 +54,7 @@ export async function createDeployment(
     ...(source?.commitSha === undefined ? {} : { commitSha: source.commitSha }),
     ...(source === undefined ? {} : { redeployOf: source.id }),
   };
-  mayTarget(caller, deployment.target, 'create them');
+  mustTarget(caller, deployment.target, 'create them');
   // The variables it builds with, taken first: no deployment exists without its snapshot (if any).
   await snapshotForDeployment(deployment, deployment.target, origin.head);
   await putDeployment(caller.team.partition, deployment, {

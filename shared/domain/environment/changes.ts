@@ -2,7 +2,7 @@ import * as store from '#shared/db/environment/variables.ts';
 import type * as versions from '#shared/db/environment/versions.ts';
 import { getProject, mayReachProject } from '#shared/domain/projects.ts';
 import { authorize } from '#shared/domain/teams/access.ts';
-import { mayTarget } from '#shared/domain/teams/token-reach.ts';
+import { mustTarget } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import type { EnvironmentTarget } from '#shared/model/environment-variables.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
@@ -76,8 +76,8 @@ export function settled<T>(
 }
 
 /** Production variables are an admin's to write; a developer writes preview and development ones. */
-export function mayWriteTargets(caller: Caller, targets: readonly EnvironmentTarget[]): void {
+export function mustWriteTargets(caller: Caller, targets: readonly EnvironmentTarget[]): void {
   if (!targets.includes('production')) return;
   authorize(caller, 'variables.write_production');
-  mayTarget(caller, 'production', 'write production variables');
+  mustTarget(caller, 'production', 'write production variables');
 }

@@ -9,7 +9,7 @@ import { isoNow } from '#shared/runtime/clock.ts';
 import { mapLimited, seal } from '#shared/runtime/envelope.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { ReplaceEnvironmentInput } from '#shared/schemas/environment/environment.ts';
-import { besideProjectRead, mayWriteTargets, serially, settled } from './changes.ts';
+import { besideProjectRead, mustWriteTargets, serially, settled } from './changes.ts';
 import { contextOf, type EnvironmentVariable, SEALING_CONCURRENCY, shown } from './variables.ts';
 
 /**
@@ -29,7 +29,7 @@ export async function replaceEnvironment(
     type: variable.type ?? 'plain',
     targets: canonicalTargets(variable.targets ?? ENVIRONMENT_TARGETS),
   }));
-  mayWriteTargets(
+  mustWriteTargets(
     caller,
     wanted.flatMap((variable) => variable.targets),
   );
@@ -65,7 +65,7 @@ export async function replaceEnvironment(
       // The head names this version already: the switch tried last was applied, its answer lost.
       if (head?.version !== version) {
         // What it replaces counts too: a set with production variables is an admin's to replace.
-        mayWriteTargets(
+        mustWriteTargets(
           caller,
           current.flatMap((variable) => variable.targets),
         );

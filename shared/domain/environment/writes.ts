@@ -13,7 +13,7 @@ import { isIdOf, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';
 import { seal } from '#shared/runtime/envelope.ts';
 import type { CreateVariableInput, UpdateVariableInput } from '#shared/schemas/environment/environment.ts';
-import { besideProjectRead, changeSet, mayWriteTargets, settled } from './changes.ts';
+import { besideProjectRead, changeSet, mustWriteTargets, settled } from './changes.ts';
 import { contextOf, type EnvironmentVariable, shown } from './variables.ts';
 
 // Changes to one of a project's environment variables (the whole set at once:
@@ -46,7 +46,7 @@ export async function createVariable(
   const type = input.type ?? 'plain';
   const targets = canonicalTargets(input.targets ?? ENVIRONMENT_TARGETS);
   // Asked before anything starts: a refused production write costs no data key.
-  mayWriteTargets(caller, targets);
+  mustWriteTargets(caller, targets);
   const sealing = besideProjectRead(caller, projectId, () =>
     seal(input.value, contextOf(projectId, id, type)),
   );
@@ -98,7 +98,7 @@ export async function updateVariable(
     const existing = current.find((variable) => variable.id === envId);
     if (!head || !existing) throw variableNotFound(envId);
     const targets = input.targets === undefined ? existing.targets : canonicalTargets(input.targets);
-    mayWriteTargets(caller, [...existing.targets, ...targets]);
+    mustWriteTargets(caller, [...existing.targets, ...targets]);
     const overlap = firstOverlap({ id: existing.id, key: existing.key, targets }, current);
     if (overlap) throw overlap;
     const context = contextOf(projectId, existing.id, existing.type);
@@ -138,7 +138,7 @@ export async function deleteVariable(caller: Caller, projectId: string, envId: s
     // another delete got there first; either way it is deleted, as asked.
     if (!existing && tried) return true;
     if (!head || !existing) throw variableNotFound(envId);
-    mayWriteTargets(caller, existing.targets);
+    mustWriteTargets(caller, existing.targets);
     const now = isoNow();
     const written = await versions.applyChange(
       projectId,

@@ -24,7 +24,7 @@ export async function listMembers(caller: Caller, page: PageRequest): Promise<Pa
 }
 
 /** Refuses a change that touches an owner unless the caller is one. */
-function mayChange(caller: Caller, from: TeamRole, to: TeamRole | undefined): void {
+function mustBeAllowedToChange(caller: Caller, from: TeamRole, to: TeamRole | undefined): void {
   if (from === 'owner' || to === 'owner') authorize(caller, 'owners.write');
 }
 
@@ -47,7 +47,7 @@ async function currentRole(caller: Caller, userId: string): Promise<TeamRole> {
 /** Changes a member's role; their current role again changes nothing, and is not an event. */
 export async function changeRole(caller: Caller, userId: string, role: TeamRole): Promise<Member> {
   const from = await currentRole(caller, userId);
-  mayChange(caller, from, role);
+  mustBeAllowedToChange(caller, from, role);
   if (from === role) closeUnchanged();
   else settled(await store.changeRole(caller.team.id, userId, from, role), userId);
   const member = await findMember(caller.team.id, userId);
@@ -60,7 +60,7 @@ export async function removeMember(caller: Caller, userId: string): Promise<void
   const from = await currentRole(caller, userId);
   if (userId !== caller.userId) {
     authorize(caller, 'members.write');
-    mayChange(caller, from, undefined);
+    mustBeAllowedToChange(caller, from, undefined);
   }
   settled(await store.removeMember(caller.team.id, userId, from), userId);
 }

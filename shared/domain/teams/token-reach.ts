@@ -15,7 +15,7 @@ export const reaches = (caller: Caller, projectId: string): boolean =>
   caller.token?.projectIds === undefined || caller.token.projectIds.includes(projectId);
 
 /** Refuses (403) what a team token made without a target does on that target's deployments. */
-export function mayTarget(caller: Caller, target: DeploymentTarget, what: string): void {
+export function mustTarget(caller: Caller, target: DeploymentTarget, what: string): void {
   if (caller.token && !caller.token.targets.includes(target)) {
     throw new ForbiddenError(`This team token is not for ${target} deployments: it may not ${what}`);
   }
@@ -53,5 +53,5 @@ export async function mustReachDeployment(
   if (!deployment || !reaches(caller, deployment.projectId)) {
     throw new NotFoundError(`Deployment ${id} was not found`);
   }
-  if (target) mayTarget(caller, deployment.target, target.doing);
+  if (target) mustTarget(caller, deployment.target, target.doing);
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { MAX_TOKEN_DAYS, MAX_TOKEN_PROJECTS } from '#shared/model/team-tokens.ts';
 import { atMost } from '#shared/schemas/common.ts';
@@ -14,7 +15,7 @@ export const CreateTeamTokenBody = z
     projectIds: z
       .optional(
         z
-          .array(z.string().check(atMost(64)))
+          .array(z.string().check(atMost(ID_MAX_LENGTH)))
           .check(z.minLength(1, 'must name at least one project'), z.maxLength(MAX_TOKEN_PROJECTS)),
       )
       .register(z.globalRegistry, {

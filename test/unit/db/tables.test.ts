@@ -26,3 +26,24 @@ describe('the declared indexes, as queries use them', () => {
     });
   });
 });
+
+describe('which tables the audit log watches, as the tables declare it', () => {
+  it('feeds the recorder the stream of every audited table that has one, and no other', async () => {
+    const { streamConsumers } = await import('../../../shared/consumers.ts');
+    const recorder = streamConsumers.find(({ handler }) => handler === 'record-audit-events');
+    const audited = tableKeys.filter((key) => tables[key].audited);
+    expect(audited.length).toBeGreaterThan(0);
+    expect([...(recorder?.streams ?? [])].sort()).toEqual(
+      audited.filter((key) => 'stream' in tables[key]).sort(),
+    );
+    // Only the records whose write carried a stamp.
+    expect(Object.keys(recorder?.filters ?? {}).sort()).toEqual([...(recorder?.streams ?? [])].sort());
+  });
+
+  it('stamps the writes of the audited tables only (shared/db/audit/kinds.ts reads the same flag)', async () => {
+    const { auditedTables } = await import('../../../shared/db/audit/kinds.ts');
+    expect([...auditedTables].sort()).toEqual(tableKeys.filter((key) => tables[key].audited).sort());
+    // The audit log's own table never records itself.
+    expect(tables.auditEvents.audited).toBe(false);
+  });
+});
