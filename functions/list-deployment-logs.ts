@@ -1,8 +1,8 @@
 import { followDeploymentLogs } from '#shared/domain/deployments/log-follow.ts';
 import { listDeploymentLogs } from '#shared/domain/deployments/logs.ts';
+import { eventStream, wantsEventStream } from '#shared/http/answers/event-stream.ts';
+import { readerGone, streamedEndpoint } from '#shared/http/answers/streaming.ts';
 import { keyEndpoint } from '#shared/http/endpoint.ts';
-import { eventStream, wantsEventStream } from '#shared/http/event-stream.ts';
-import { readerGone, streamedEndpoint } from '#shared/http/streaming.ts';
 import { config } from '#shared/runtime/config.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { LogQuery, LogStreamHeaders } from '#shared/schemas/deployments/log-query.ts';

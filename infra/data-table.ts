@@ -6,7 +6,7 @@ import { pascalCase, pinLogicalId } from './construct-ids.ts';
 import { indexesAtStep } from './index-steps.ts';
 import { indexUpgrades } from './index-upgrades.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
-import { withoutRecoveryBecause } from './tables-without-recovery.ts';
+import { hasRecovery, withoutRecoveryBecause } from './tables-without-recovery.ts';
 
 /**
  * A table of shared/db/tables.ts in `scope`, as its definition says, with the indexes of the deploy
@@ -27,21 +27,15 @@ export function dataTable(
     // that gives it another logical id (CloudFormation would make a new, empty table and delete the
     // old one; the ids are pinned as well, below). A table left behind by a deleted stack costs
     // nothing but its storage, and TTL empties the disposable ones. Users' data also survives a bad
-    // write (point-in-time recovery); the tables that do without say why (shared/db/tables.ts).
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: definition.pointInTimeRecovery },
+    // write (point-in-time recovery); the tables that do without say why (infra/tables-without-recovery.ts).
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: hasRecovery(key) },
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
     stream: definition.stream ? StreamViewType[definition.stream] : undefined,
   });
   pinLogicalId(table, pinnedLogicalIds.tables[key]);
-  if (!definition.pointInTimeRecovery) {
-    const reason = withoutRecoveryBecause[key];
-    if (!reason)
-      throw new Error(
-        `${key} has no point-in-time recovery and no reason why (infra/tables-without-recovery.ts)`,
-      );
-    Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
-  }
+  const reason = withoutRecoveryBecause[key];
+  if (reason !== undefined) Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
   // One index change per table and deploy on a stack deployed before: infra/index-steps.ts.
   for (const index of indexesAtStep(definition, indexUpgrades[key], indexStep)) {
     const projection = index.projection ?? 'ALL';

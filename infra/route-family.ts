@@ -146,7 +146,7 @@ export class RouteFamily extends NestedStack {
       if (!fn) throw new Error(`No function for ${route.method} ${route.path}`);
       // Without test invoke, each method adds one statement to its function's resource policy, not two.
       // A row that streams is invoked with InvokeWithResponseStream and its answer passed on as it
-      // comes (shared/http/streaming.ts); the integration's timeout, 29 s unless set, bounds a stream
+      // comes (shared/http/answers/streaming.ts); the integration's timeout, 29 s unless set, bounds a stream
       // too, so it gets the 15 minutes a stream may last.
       resourceOf(route.path).addMethod(
         route.method,

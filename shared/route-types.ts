@@ -115,7 +115,7 @@ interface RouteRow extends FunctionAccess {
    * Answers through Lambda response streaming (API Gateway's `responseTransferMode: STREAM`): the
    * function writes as it goes (an event stream) for up to Lambda's 15 minutes, its timeout; the local
    * gateway streams it the same way (infra/local/lambda-streaming.ts). Its entry point is built with
-   * shared/http/streaming.ts.
+   * shared/http/answers/streaming.ts.
    */
   streams?: boolean;
 }

@@ -197,13 +197,13 @@ export const routes: readonly Route[] = routeTable;
 export const isFallback = (route: Route): route is FallbackRoute => route.method === 'ANY';
 
 /**
- * Whether a row acts in a team (shared/http/team-scope.ts): every versioned-API row but the fallback
+ * Whether a row acts in a team (shared/http/admission/team-scope.ts): every versioned-API row but the fallback
  * and those about the caller in no one team. They take `?teamId=` (or the path's `{teamId}`).
  */
 export const actsInTeam = (route: Route): route is EndpointRoute =>
   route.api === 'platform' && !isFallback(route) && route.team !== 'none';
 
-/** Every POST of the versioned API may be retried safely with an Idempotency-Key (shared/http/idempotency.ts). */
+/** Every POST of the versioned API may be retried safely with an Idempotency-Key (shared/http/idempotency/idempotent.ts). */
 export const takesIdempotencyKey = (route: Route): boolean =>
   route.api === 'platform' && route.method === 'POST';
 

@@ -4,7 +4,7 @@ import {
   type HttpResponseMetadata,
   type LambdaStreamingRuntime,
   provideStreamingRuntime,
-} from '#shared/http/streaming.ts';
+} from '#shared/http/answers/streaming.ts';
 
 // A stand-in for the Lambda runtime's response streaming (the `awslambda` global), for the local
 // gateway and the tests, and the gateway's side of it: the runtime writes a streaming function's

@@ -34,12 +34,6 @@ export interface TableDefinition {
   indexes?: Record<string, IndexDefinition>;
   /** Epoch-seconds attribute after which DynamoDB may delete the item. Code still checks times itself. */
   ttlAttribute?: string;
-  /**
-   * Point-in-time recovery (a restore to any second of the last 35 days), for users' data that a bad
-   * write could spoil and nothing could recompute; infra/tables-without-recovery.ts says why each
-   * other table does without. Every table has deletion protection and is kept when the stack goes.
-   */
-  pointInTimeRecovery: boolean;
   /** Changes leave the table through a DynamoDB stream with both images (webhook events read them). */
   stream?: 'NEW_AND_OLD_IMAGES';
   /**
@@ -65,13 +59,12 @@ export const tables = {
     partitionKey: 'keyHash',
     indexes: { ownerKeys: { partitionKey: 'userId', sortKey: 'keyId', projection: 'KEYS_ONLY' } },
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: true,
     // The audit log's record of keys and tokens made and revoked (shared/db/audit/stamp.ts).
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
    * Responses of POSTs sent with an Idempotency-Key, one item per user and key (the id is a digest of
-   * both; the body is sealed with the key, shared/http/sealed-response.ts), kept for a day so that a
+   * both; the body is sealed with the key, shared/http/idempotency/sealed-response.ts), kept for a day so that a
    * retry gets the first answer instead of a second resource.
    */
   idempotency: {
@@ -80,7 +73,6 @@ export const tables = {
     localName: 'platform-idempotency',
     partitionKey: 'id',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
   },
   /** Counters for callers without a valid key (per source address, per email): one item per window. */
   rateLimits: {
@@ -89,7 +81,6 @@ export const tables = {
     localName: 'platform-rate-limits',
     partitionKey: 'bucket',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
   },
   /** Users (`USER#<id>`) and one marker per email (`EMAIL#<email>`) that keeps emails unique. */
   users: {
@@ -98,7 +89,6 @@ export const tables = {
     localName: 'platform-users',
     partitionKey: 'pk',
     indexes: { byCreation: { partitionKey: 'listing', sortKey: 'id' } },
-    pointInTimeRecovery: true,
   },
   /** Projects by owner, ids sorting by creation time. */
   projects: {
@@ -107,7 +97,6 @@ export const tables = {
     localName: 'platform-projects',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -125,7 +114,6 @@ export const tables = {
     partitionKey: 'ownerId',
     sortKey: 'id',
     indexes: { byProject: { partitionKey: 'projectId', sortKey: 'id' } },
-    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -140,7 +128,6 @@ export const tables = {
     localName: 'platform-webhooks',
     partitionKey: 'ownerId',
     sortKey: 'id',
-    pointInTimeRecovery: true,
     // The audit log's record of subscriptions made and changed.
     stream: 'NEW_AND_OLD_IMAGES',
   },
@@ -162,7 +149,6 @@ export const tables = {
     sortKey: 'sk',
     indexes: { byMember: { partitionKey: 'memberId', sortKey: 'teamId', projection: ['role', 'joinedAt'] } },
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: true,
     // The audit log's record of teams, members and invitations changed.
     stream: 'NEW_AND_OLD_IMAGES',
   },
@@ -184,7 +170,6 @@ export const tables = {
     localName: 'platform-environment',
     partitionKey: 'projectId',
     sortKey: 'sk',
-    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -198,7 +183,6 @@ export const tables = {
     partitionKey: 'webhookId',
     sortKey: 'id',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
   },
   /**
    * Deployments' build logs, one partition per deployment (`deploymentId`), sorted by `sk`:
@@ -219,7 +203,6 @@ export const tables = {
     partitionKey: 'deploymentId',
     sortKey: 'sk',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: false,
   },
   /**
    * Custom domains, one item per name (`pk` = the name, shared/model/domain-names.ts): a claim is one
@@ -239,7 +222,6 @@ export const tables = {
       byProject: { partitionKey: 'projectId', sortKey: 'listOrder' },
       dueChecks: { partitionKey: 'checkQueue', sortKey: 'nextCheckAt' },
     },
-    pointInTimeRecovery: true,
     stream: 'NEW_AND_OLD_IMAGES',
   },
   /**
@@ -255,7 +237,6 @@ export const tables = {
     partitionKey: 'teamId',
     sortKey: 'id',
     ttlAttribute: 'expiresAt',
-    pointInTimeRecovery: true,
   },
 } as const satisfies Record<string, TableDefinition>;
 

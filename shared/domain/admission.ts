@@ -45,7 +45,7 @@ function callerOf(key: KeyRecord): Caller {
     keyHash: key.keyHash,
     scopes: scopesOf(key.scopes),
     keyExpiresAt: key.expiresAt,
-    // Until the request names another: shared/http/team-scope.ts.
+    // Until the request names another: shared/http/admission/team-scope.ts.
     team: personalTeamOf(key.userId),
     ...(key.rateLimit === undefined ? {} : { keyRateLimit: key.rateLimit }),
   };

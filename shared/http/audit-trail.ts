@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { auditScope } from '#shared/db/audit/scope.ts';
 import { recordDenial } from '#shared/domain/audit.ts';
 import { confirmMembership, type RoleReader, teamNamed } from '#shared/domain/teams/access.ts';
+import { teamIdNamedBy } from '#shared/http/admission/team-scope.ts';
 import type { AuditStamp } from '#shared/model/audit.ts';
 import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -10,7 +11,6 @@ import { actsInTeam, type EndpointRoute } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { logError } from '#shared/runtime/log.ts';
 import { headerValue } from './headers.ts';
-import { teamIdNamedBy } from './team-scope.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 // The team's audit log, as the chain sees it. Before the handler of a row that changes something,

@@ -7,24 +7,12 @@ import { type TableKey, tables } from '#shared/db/tables.ts';
 import { findRole } from '#shared/db/teams/teams.ts';
 import { roleAlone } from '#shared/db/teams/with-membership.ts';
 import type { RoleReader } from '#shared/domain/teams/access.ts';
-import type { Caller } from '#shared/model/caller.ts';
-import { SCOPES } from '#shared/model/scopes.ts';
-import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
-import { config } from '#shared/runtime/config.ts';
-import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
-import { requireEnv } from '#shared/runtime/env.ts';
-import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
-import { apiKeyAuth } from './api-key-auth.ts';
-import { auditTrail } from './audit-trail.ts';
-import { errorShaping } from './error-response.ts';
-import { headerValue } from './headers.ts';
-import { idempotent } from './idempotency.ts';
-import { jsonBody } from './json-body.ts';
-import { noBody } from './no-body.ts';
-import { originOf } from './origin.ts';
-import { ownRows, readsMembershipWithResource } from './own-rows.ts';
-import { rateLimitHeaders } from './rate-limit-headers.ts';
-import { repliesFor } from './replies.ts';
+import { apiKeyAuth } from '#shared/http/admission/api-key-auth.ts';
+import { rateLimitHeaders } from '#shared/http/admission/rate-limit-headers.ts';
+import { sourceThrottle } from '#shared/http/admission/source-throttle.ts';
+import { teamScope, usersOnly } from '#shared/http/admission/team-scope.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { repliesFor } from '#shared/http/answers/replies.ts';
 import type {
   DocumentedReply,
   HandlerName,
@@ -32,14 +20,26 @@ import type {
   OpenHandlerName,
   ReplyHelpers,
   RequestSchemasOf,
-} from './reply-types.ts';
+} from '#shared/http/answers/reply-types.ts';
+import { replyResult } from '#shared/http/answers/responses.ts';
+import { idempotent } from '#shared/http/idempotency/idempotent.ts';
+import { jsonBody } from '#shared/http/input/json-body.ts';
+import { noBody } from '#shared/http/input/no-body.ts';
+import { singleQueryValues } from '#shared/http/input/single-query-values.ts';
+import { namedHeaders, parseInput } from '#shared/http/input/validate-input.ts';
+import type { Caller } from '#shared/model/caller.ts';
+import { SCOPES } from '#shared/model/scopes.ts';
+import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
+import { config } from '#shared/runtime/config.ts';
+import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
+import { requireEnv } from '#shared/runtime/env.ts';
+import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
+import { auditTrail } from './audit-trail.ts';
+import { headerValue } from './headers.ts';
+import { originOf } from './origin.ts';
+import { ownRows, readsMembershipWithResource } from './own-rows.ts';
 import { requestLifecycle } from './request-lifecycle.ts';
-import { replyResult } from './responses.ts';
-import { singleQueryValues } from './single-query-values.ts';
-import { sourceThrottle } from './source-throttle.ts';
-import { teamScope, usersOnly } from './team-scope.ts';
 import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
-import { namedHeaders, parseInput } from './validate-input.ts';
 
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping

@@ -1,11 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
 import { storeTimings } from '#shared/db/store-timing.ts';
+import { withHeaders } from '#shared/http/answers/responses.ts';
 import type { Route } from '#shared/routes.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { logInfo, logText } from '#shared/runtime/log.ts';
 import { accessLineFormat, textAccessLine } from './access-line.ts';
 import { metricFields, rowServing } from './metrics.ts';
-import { withHeaders } from './responses.ts';
 import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /**

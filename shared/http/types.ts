@@ -36,6 +36,6 @@ export type Reply =
       body: string;
       headers?: Record<string, string>;
       mediaType: string;
-      /** Written as they come, after the headers, by a streaming function (shared/http/streaming.ts). */
+      /** Written as they come, after the headers, by a streaming function (shared/http/answers/streaming.ts). */
       events?: AsyncIterable<string>;
     };

@@ -1,8 +1,8 @@
+import { MethodNotAllowedError } from '#shared/http/answers/http-errors.ts';
 import { NO_SUCH_ENDPOINT } from '#shared/model/error-catalogue.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
 import type { ApiGroup } from '#shared/route-types.ts';
 import { endpointsOf } from '#shared/routes.ts';
-import { MethodNotAllowedError } from './http-errors.ts';
 
 // What a fallback needs of the route table: the methods each path of its group serves. In a Lambda
 // bundle that map is compiled in (the stack defines BUNDLED_PATH_METHODS, infra/endpoint-function.ts)

@@ -2,7 +2,7 @@ import type { ErrorCode } from './error-catalogue.ts';
 import type { RateLimitState } from './rate-limit.ts';
 
 // Typed failures thrown where they arise. Each carries its code from the error catalogue, and the
-// catalogue gives the code its status: shared/http/error-response.ts answers any of them by lookup.
+// catalogue gives the code its status: shared/http/answers/error-response.ts answers any of them by lookup.
 // Anything thrown that is not an ApiError is unexpected and answers the fixed 500.
 
 /** A failure the contract names. */

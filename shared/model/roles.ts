@@ -1,4 +1,4 @@
-// Team roles and what each may do: the one matrix the checks read (shared/http/team-scope.ts, the
+// Team roles and what each may do: the one matrix the checks read (shared/http/admission/team-scope.ts, the
 // domain's target rules) and `GET /v1/roles` returns as data, so clients never hard-code a list
 // that drifts. Each role holds what the one before it holds.
 

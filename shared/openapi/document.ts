@@ -21,7 +21,7 @@ import { webhookEntries } from './webhooks.ts';
 
 // zod-openapi builds schemas with zod's classic API, whose first schema installs English error
 // messages for every zod schema in the process. The functions validate with zod/mini, which has none,
-// and word their own messages from the bare issues (shared/http/validate-input.ts). The tests load
+// and word their own messages from the bare issues (shared/http/input/validate-input.ts). The tests load
 // this module beside every function in one process: an error map that adds no message keeps the
 // functions' answers the same as in Lambda, and classic zod only installs its own when none is set.
 z.config({ localeError: () => undefined });

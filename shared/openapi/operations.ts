@@ -26,7 +26,7 @@ import { IdempotencyKeyHeader, type RateLimitHeaders, responseHeaders } from './
 
 export const BEARER_SCHEME = 'apiKey';
 
-/** Which answers of a route carry the X-RateLimit-* trio (see shared/http/rate-limit-headers.ts). */
+/** Which answers of a route carry the X-RateLimit-* trio (see shared/http/admission/rate-limit-headers.ts). */
 export function rateLimitHeadersOf(access: Access, status: number): RateLimitHeaders {
   if (access === 'apiKey') return 'always'; // the allowance is known before anything can fail
   if (access === 'authThrottled') return status === 500 ? 'unless-the-throttle-failed' : 'always';

@@ -321,7 +321,7 @@ it('bundles every function with only its own rows, and the route table into none
 // Whether a function runs the idempotency of a platform POST, and the body parser, is compiled in
 // beside its rows (shared/http/own-rows.ts): a function whose rows run neither carries neither.
 it('carries the idempotency and the body parser only in the functions whose rows run them', () => {
-  // Texts of the two parts' own (shared/http/idempotency.ts, shared/http/json-body.ts).
+  // Texts of the two parts' own (shared/http/idempotency/idempotent.ts, shared/http/input/json-body.ts).
   const parts = { idempotency: 'is still in progress; retry later', body: 'Request body is not valid JSON' };
   for (const handler of new Set(routes.map((route) => route.handler))) {
     const code = readFileSync(deployedFunction(handler).bundle, 'utf8');

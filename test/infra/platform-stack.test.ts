@@ -530,8 +530,14 @@ describe('PlatformStack', () => {
         key,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(definition.partitionKey, definition.sortKey),
+        // Users' data is recoverable; the four disposable tables do without (infra/tables-without-recovery.ts).
         PointInTimeRecoverySpecification: {
-          PointInTimeRecoveryEnabled: definition.pointInTimeRecovery,
+          PointInTimeRecoveryEnabled: ![
+            'idempotency',
+            'rateLimits',
+            'webhookDeliveries',
+            'deploymentLogs',
+          ].includes(key),
         },
       });
       expect(table.Properties.TimeToLiveSpecification?.AttributeName).toBe(definition.ttlAttribute);

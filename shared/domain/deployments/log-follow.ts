@@ -29,7 +29,7 @@ import { logError } from '#shared/runtime/log.ts';
 // back at once rather than at the next write). A place whose lease was lost ends the stream as if its
 // time were up.
 //
-// Events are plain data here; shared/http/event-stream.ts writes them as text/event-stream.
+// Events are plain data here; shared/http/answers/event-stream.ts writes them as text/event-stream.
 
 export type FollowEvent =
   | { type: 'log'; line: StoredLine }

@@ -41,7 +41,7 @@ export const AppendedLogs = z
     examples: [{ firstSeq: 41, lastSeq: 42 }],
   });
 
-/** The event stream, as the document describes it (its text is written by shared/http/event-stream.ts). */
+/** The event stream, as the document describes it (its text is written by shared/http/answers/event-stream.ts). */
 export const LogEventStream = z.string().register(z.globalRegistry, {
   id: 'LogEventStream',
   description: [

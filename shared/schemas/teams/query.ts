@@ -4,7 +4,7 @@ import { atMost } from '#shared/schemas/common.ts';
 
 /**
  * `?teamId=` on every route that acts in a team: which one. Read by the chain
- * (shared/http/team-scope.ts), not by the handlers; here so the document shows it (only the document
+ * (shared/http/admission/team-scope.ts), not by the handlers; here so the document shows it (only the document
  * imports this module: a module of registered schemas is bundled whole).
  */
 export const TeamQuery = z.object({

@@ -1,5 +1,5 @@
-import { errorShaping } from '../../../shared/http/error-response.ts';
-import { rateLimitHeaders } from '../../../shared/http/rate-limit-headers.ts';
+import { rateLimitHeaders } from '../../../shared/http/admission/rate-limit-headers.ts';
+import { errorShaping } from '../../../shared/http/answers/error-response.ts';
 import { NotFoundError, RateLimitedError } from '../../../shared/model/errors.ts';
 import { clock } from '../../../shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';

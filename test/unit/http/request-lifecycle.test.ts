@@ -11,7 +11,7 @@ import { overrideSettings } from '../../support/settings.ts';
 let restoreSettings: () => void;
 let modules: {
   requestLifecycle: typeof import('../../../shared/http/request-lifecycle.ts').requestLifecycle;
-  errorShaping: typeof import('../../../shared/http/error-response.ts').errorShaping;
+  errorShaping: typeof import('../../../shared/http/answers/error-response.ts').errorShaping;
   clock: typeof import('../../../shared/runtime/clock.ts').clock;
   NotFoundError: typeof import('../../../shared/model/errors.ts').NotFoundError;
 };
@@ -19,7 +19,7 @@ beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
   modules = {
     ...(await import('../../../shared/http/request-lifecycle.ts')),
-    ...(await import('../../../shared/http/error-response.ts')),
+    ...(await import('../../../shared/http/answers/error-response.ts')),
     ...(await import('../../../shared/runtime/clock.ts')),
     ...(await import('../../../shared/model/errors.ts')),
   };

@@ -1,9 +1,9 @@
-import { errorResponse } from '../../../shared/http/error-response.ts';
+import { errorResponse } from '../../../shared/http/answers/error-response.ts';
 import {
   MethodNotAllowedError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
-} from '../../../shared/http/http-errors.ts';
+} from '../../../shared/http/answers/http-errors.ts';
 import {
   type ErrorCode,
   errorCatalogue,

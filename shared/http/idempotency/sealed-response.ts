@@ -4,7 +4,7 @@ import type { StoredResponse } from '#shared/db/idempotency.ts';
 // An idempotent POST's first answer is kept for a day so that a retry gets it again, and some
 // answers hold a secret shown once (a new API key, a webhook's signing secret). The record is
 // therefore sealed with the one thing only the client has: its Idempotency-Key. The record's id is
-// a digest of its owner (the user and the credential, shared/http/idempotency.ts) and the key, and
+// a digest of its owner (the user and the credential, shared/http/idempotency/idempotent.ts) and the key, and
 // its body is encrypted (AES-256-GCM) with a key derived from the Idempotency-Key. A retry carrying the key opens it; anyone reading the table (a compromised
 // function, a backup) sees neither the key nor the answer. A client's key is as strong as the
 // client makes it: a random UUID (122 bits) is what docs/api.md asks for.

@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { errorCatalogue, fixedMessageOf } from '#shared/model/error-catalogue.ts';
 import { ApiError, RateLimitedError } from '#shared/model/errors.ts';
 import { logError } from '#shared/runtime/log.ts';
 import type { ErrorBody, RateLimitedBody } from '#shared/schemas/error-bodies.ts';
 import { jsonResponse } from './responses.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /** The body of an error the contract names: the 429's is `{error, retryAfter}`, every other one has a message. */
 function bodyOf(error: ApiError): ErrorBody | RateLimitedBody {

@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { admit, allowanceBeforeCounting } from '#shared/domain/admission.ts';
+import { headerValue } from '#shared/http/headers.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { ForbiddenError } from '#shared/model/errors.ts';
 import { allows, type Scope, scopeFor } from '#shared/model/scopes.ts';
-import { headerValue } from './headers.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /**
  * `Authorization: Bearer <API_KEY>` authentication, the per-key rate limit and the key's scopes. An allowance is

@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Context } from 'aws-lambda';
+import type { Handler } from '#shared/http/endpoint.ts';
+import type { ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { logError } from '#shared/runtime/log.ts';
-import type { Handler } from './endpoint.ts';
-import type { ProxyEvent, ProxyResult } from './types.ts';
 
 // Lambda response streaming (API Gateway's `responseTransferMode: STREAM`, which invokes the function
 // with InvokeWithResponseStream): the function gets a writable stream instead of returning a result,

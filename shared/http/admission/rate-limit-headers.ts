@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
+import { withHeaders } from '#shared/http/answers/responses.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { RateLimitedError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { config } from '#shared/runtime/config.ts';
 import { ietfRateLimitFields } from './ietf-rate-limit-fields.ts';
-import { withHeaders } from './responses.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /**
  * Puts the three X-RateLimit-* headers, and the IETF `RateLimit-Policy` and `RateLimit` fields, on

@@ -1,4 +1,4 @@
-import type { ProxyResult, Reply } from './types.ts';
+import type { ProxyResult, Reply } from '#shared/http/types.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
+import type { Reply } from '#shared/http/types.ts';
 import type { RouteTable } from '#shared/routes.ts';
 import type { requestSchemas } from '#shared/schemas/requests.ts';
 import type { ResponseBodyName, responseBodies } from '#shared/schemas/responses.ts';
-import type { Reply } from './types.ts';
 
 // What a handler may take and give, read from its rows in the route table: the input schemas its row
 // names and, for each status the row documents, the body of that status's schema. Types only: no
@@ -83,7 +83,7 @@ export interface ReplyHelpers<H extends HandlerName> {
   noContent(this: void, ...none: null extends SpecsOf<H, 204> ? [] : [never]): DocumentedReply<H>;
   /**
    * 200 as text/event-stream, where its rows document one (`events`): the chunks written as they come
-   * by a streaming function (shared/http/streaming.ts).
+   * by a streaming function (shared/http/answers/streaming.ts).
    */
   events(
     events: [EventsIn<SpecsOf<H, 200>>] extends [never] ? never : AsyncIterable<string>,

@@ -1,5 +1,5 @@
+import type { Reply } from '#shared/http/types.ts';
 import type { DocumentedReply, HandlerName, ReplyHelpers } from './reply-types.ts';
-import type { Reply } from './types.ts';
 
 /**
  * The reply helpers of handler H. At run time they are the same for every route; their type

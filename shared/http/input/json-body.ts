@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '#shared/http/answers/http-errors.ts';
+import { headerValue } from '#shared/http/headers.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { MAX_REQUEST_BODY_BYTES } from '#shared/model/error-catalogue.ts';
 import { ValidationError } from '#shared/model/errors.ts';
-import { headerValue } from './headers.ts';
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from './http-errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 // Fatal: bytes that are not UTF-8 are refused, not silently replaced with U+FFFD (RFC 8259 §8.1).
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

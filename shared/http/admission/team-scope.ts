@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { authorize, confirmMembership, teamNamed } from '#shared/domain/teams/access.ts';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { ForbiddenError, ValidationError } from '#shared/model/errors.ts';
 import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import type { EndpointRoute } from '#shared/routes.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 /** The team a request names: the path's `{teamId}` on a team's own routes, else `?teamId=`. */
 export const teamIdNamedBy = (route: EndpointRoute, event: ProxyEvent): string | undefined =>

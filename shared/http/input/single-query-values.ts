@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { ValidationError } from '#shared/model/errors.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 // A query parameter given more than once (`?status=ready&status=error`) is refused, naming it: API
 // Gateway hands the handler only the last value, and a filter silently narrowed to one value, or a

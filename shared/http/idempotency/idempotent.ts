@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { claim, complete, release, type StoredResponse } from '#shared/db/idempotency.ts';
 import { confirmMembership, type RoleReader } from '#shared/domain/teams/access.ts';
+import { withHeaders } from '#shared/http/answers/responses.ts';
+import { headerValue } from '#shared/http/headers.ts';
+import type { EndpointContext, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { IdempotencyKeyReusedError, RequestInProgressError, ValidationError } from '#shared/model/errors.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 import { FUNCTION_TIMEOUT_SECONDS } from '#shared/runtime/function-settings.ts';
-import { headerValue } from './headers.ts';
-import { withHeaders } from './responses.ts';
 import { open, recordIdOf, seal } from './sealed-response.ts';
-import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
 
 // `Idempotency-Key` on the POSTs of the versioned API (Stripe's semantics, the IETF draft's header):
 // a client whose POST timed out sends it again with the same key and gets the first answer, not a

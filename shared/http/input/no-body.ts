@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
+import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 import { ValidationError } from '#shared/model/errors.ts';
-import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from './types.ts';
 
 // The body of a request whose route takes none (a cancel, a verify, a test delivery, a DELETE): an
 // empty one, or an empty JSON object as some clients send by habit. Anything else is refused as an
