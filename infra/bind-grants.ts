@@ -4,10 +4,10 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { type TableKey, tables } from '../shared/db/tables.ts';
-import type { QueueKey } from '../shared/routes.ts';
-import { KMS_KEY_VARIABLE } from '../shared/runtime/envelope.ts';
-import { arnVariableOf, type SecretName } from '../shared/runtime/secrets.ts';
+import { type TableKey, tables } from '#shared/db/tables.ts';
+import type { QueueKey } from '#shared/routes.ts';
+import { KMS_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
+import { arnVariableOf, type SecretName } from '#shared/runtime/secrets.ts';
 import { type Grant, PLAIN_ONLY_CONDITION } from './grants.ts';
 
 // A function's grants (infra/grants.ts) as its role's policy statements, each with the variable

@@ -1,7 +1,7 @@
 import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import type { TableDefinition, TableKey } from '../shared/db/tables.ts';
+import type { TableDefinition, TableKey } from '#shared/db/tables.ts';
 import { pascalCase, pinLogicalId } from './construct-ids.ts';
 import { indexesAtStep } from './index-steps.ts';
 import { indexUpgrades } from './index-upgrades.ts';

@@ -1,7 +1,7 @@
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { errorCatalogue, MAX_REQUEST_BODY_BYTES } from '../shared/model/error-catalogue.ts';
+import { errorCatalogue, MAX_REQUEST_BODY_BYTES } from '#shared/model/error-catalogue.ts';
 
 // AWS WAF in front of both stages: what it refuses never invokes a function, so a flood costs
 // nothing and cannot take the account's Lambda concurrency from everyone else. The per-key and

@@ -1,4 +1,4 @@
-import type { Route } from '../shared/routes.ts';
+import type { Route } from '#shared/routes.ts';
 
 // A route family (infra/route-family.ts) is one nested stack, and CloudFormation stops a template at
 // 500 resources. A family that would pass FAMILY_RESOURCE_BUDGET splits itself, by sub-tree: the rows

@@ -1,5 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { errorCatalogue, type MessageErrorCode, NO_SUCH_ENDPOINT } from '../shared/model/error-catalogue.ts';
+import { errorCatalogue, type MessageErrorCode, NO_SUCH_ENDPOINT } from '#shared/model/error-catalogue.ts';
 
 // What API Gateway answers by itself (before or instead of a function) reshaped to the contract's JSON
 // errors. Header values are mapping expressions, hence the single quotes around literals. API Gateway

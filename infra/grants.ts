@@ -1,5 +1,5 @@
-import { queueConsumers, scheduledConsumers, streamConsumers } from '../shared/consumers.ts';
-import { type TableKey, tableKeys } from '../shared/db/tables.ts';
+import { queueConsumers, scheduledConsumers, streamConsumers } from '#shared/consumers.ts';
+import { type TableKey, tableKeys } from '#shared/db/tables.ts';
 import {
   actsInTeam,
   type FunctionAccess,
@@ -8,8 +8,8 @@ import {
   type Route,
   rowsOf,
   type TableAction,
-} from '../shared/routes.ts';
-import type { SecretName } from '../shared/runtime/secrets.ts';
+} from '#shared/routes.ts';
+import type { SecretName } from '#shared/runtime/secrets.ts';
 
 // What each function may call, in IAM's terms but before any ARN is known: the one source of its
 // permissions. The stack turns these into each role's policy statements (infra/bind-grants.ts);

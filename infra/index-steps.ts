@@ -1,4 +1,4 @@
-import type { IndexDefinition, TableDefinition } from '../shared/db/tables.ts';
+import type { IndexDefinition, TableDefinition } from '#shared/db/tables.ts';
 import { type IndexUpgrade, indexUpgrades } from './index-upgrades.ts';
 
 // A deployed stack reaches the declared indexes one change at a time: CloudFormation creates or

@@ -1,4 +1,4 @@
-import type { IndexDefinition, TableKey } from '../shared/db/tables.ts';
+import type { IndexDefinition, TableKey } from '#shared/db/tables.ts';
 
 // How a stack deployed before the current indexes (shared/db/tables.ts) gets to them, one index change
 // per deploy step (CloudFormation changes one global secondary index per table update): the declared

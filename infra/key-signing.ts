@@ -1,5 +1,5 @@
 import type { CfnResource } from 'aws-cdk-lib';
-import type { Route } from '../shared/routes.ts';
+import type { Route } from '#shared/routes.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 
 // Seed rotation without a window of refused keys (README, Rotating the key-signing seed). The custom

@@ -15,8 +15,8 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, routeName } from '../shared/http/metrics.ts';
-import type { ApiGroup, Route } from '../shared/routes.ts';
+import { METRICS_NAMESPACE, routeName } from '#shared/http/metrics.ts';
+import type { ApiGroup, Route } from '#shared/routes.ts';
 import type { AlarmThresholds } from './alarm-thresholds.ts';
 import { operationsOf, ALARM_PERIOD as PERIOD, throttleEvents } from './table-metrics.ts';
 

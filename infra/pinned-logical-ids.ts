@@ -1,4 +1,4 @@
-import type { TableKey } from '../shared/db/tables.ts';
+import type { TableKey } from '#shared/db/tables.ts';
 
 // The CloudFormation logical ids of everything that holds data, pinned to the ids they were first
 // deployed with. A logical id is derived from the construct's path: renaming or moving a construct

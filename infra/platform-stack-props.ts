@@ -1,6 +1,6 @@
 import type { StackProps } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { Route } from '../shared/routes.ts';
+import type { Route } from '#shared/routes.ts';
 import type { AlarmThresholds } from './alarm-thresholds.ts';
 import type { EdgeLimits } from './edge-protection.ts';
 

@@ -5,10 +5,10 @@ import { type IFunction, ParamsAndSecretsLogLevel } from 'aws-cdk-lib/aws-lambda
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { type TableDefinition, type TableKey, tableKeys, tables } from '../shared/db/tables.ts';
-import { PUBLIC_KEYS_VARIABLE } from '../shared/domain/key-identity.ts';
-import { type ApiGroup, type Route, routes, stageNames } from '../shared/routes.ts';
-import type { SecretName } from '../shared/runtime/secrets.ts';
+import { type TableDefinition, type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
+import { PUBLIC_KEYS_VARIABLE } from '#shared/domain/key-identity.ts';
+import { type ApiGroup, type Route, routes, stageNames } from '#shared/routes.ts';
+import type { SecretName } from '#shared/runtime/secrets.ts';
 import { DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
 import { pascalCase, pinLogicalId } from './construct-ids.ts';
 import { keySigningPublicKey } from './custom-resources/key-signing-public-key-resource.ts';

@@ -10,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { type ApiGroup, type FallbackRoute, isFallback, type Route, stageNames } from '../shared/routes.ts';
+import { type ApiGroup, type FallbackRoute, isFallback, type Route, stageNames } from '#shared/routes.ts';
 import { acknowledgeApiFindings } from './api-findings.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 import { splitFamily } from './family-split.ts';

@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { isFallback, type Route } from '../shared/routes.ts';
+import { isFallback, type Route } from '#shared/routes.ts';
 import { acknowledgeApiFindings } from './api-findings.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 

@@ -1,7 +1,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { TableKey } from '../shared/db/tables.ts';
+import type { TableKey } from '#shared/db/tables.ts';
 import { AuditTrail } from './audit-trail.ts';
 import { AutoPromotion } from './auto-promotion.ts';
 import { ProjectPurge } from './project-purge.ts';

@@ -2,7 +2,7 @@ import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, type SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { FilterPattern } from '../shared/consumers.ts';
+import type { FilterPattern } from '#shared/consumers.ts';
 import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 
 // How every stream consumer of the stack reads a table's stream: from the time it is deployed, only

@@ -1,4 +1,4 @@
-import type { TableKey } from '../shared/db/tables.ts';
+import type { TableKey } from '#shared/db/tables.ts';
 
 // Point-in-time recovery (a restore to any second of the last 35 days) is on for every table of
 // shared/db/tables.ts, for users' data that a bad write could spoil and nothing could recompute,

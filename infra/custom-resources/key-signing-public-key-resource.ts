@@ -6,7 +6,7 @@ import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { arnVariableOf } from '../../shared/runtime/secrets.ts';
+import { arnVariableOf } from '#shared/runtime/secrets.ts';
 import { FUNCTION_BUNDLING, repoRoot } from '../endpoint-function.ts';
 import { functionRole } from '../function-role.ts';
 import { secretsExtensionLayer } from '../secrets-extension.ts';

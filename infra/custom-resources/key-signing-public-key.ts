@@ -1,6 +1,6 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { publishedKeysOf } from '../../shared/domain/key-identity.ts';
-import { forgetSecrets, secretVersions } from '../../shared/runtime/secrets.ts';
+import { publishedKeysOf } from '#shared/domain/key-identity.ts';
+import { forgetSecrets, secretVersions } from '#shared/runtime/secrets.ts';
 
 // A custom resource's handler (CDK's provider framework answers CloudFormation): the public keys of
 // the key-signing seed's current and previous values, for the functions that verify keys and for

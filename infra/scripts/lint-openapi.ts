@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { publishedDocumentPath } from '../../shared/openapi/published-document.ts';
+import { publishedDocumentPath } from '#shared/openapi/published-document.ts';
 
 // `npm run lint:openapi` (part of `npm test`): lints the published document (shared/openapi/openapi.json)
 // with Redocly, offline, with the rules of redocly.yaml (the strict set: every finding is an error, so

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { openApiDocument } from '../../shared/openapi/document.ts';
-import { documentText, publishedDocumentPath } from '../../shared/openapi/published-document.ts';
+import { openApiDocument } from '#shared/openapi/document.ts';
+import { documentText, publishedDocumentPath } from '#shared/openapi/published-document.ts';
 
 // `npm run openapi`: generates the OpenAPI document from the route table and the zod schemas and
 // writes it where it is published (shared/openapi/openapi.json, which the docs function serves);

@@ -15,9 +15,9 @@ import './quiet.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
-import { ensureTables } from '../../infra/local/ensure-tables.ts';
-import { localEnvironment } from '../../infra/local/environment.ts';
+import { freePort, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { ensureTables } from '#infra/local/ensure-tables.ts';
+import { localEnvironment } from '#infra/local/environment.ts';
 import { coldRounds } from './cold-rounds.ts';
 import { printReport } from './report.ts';
 import { makeBenchData } from './setup.ts';
@@ -48,7 +48,7 @@ try {
   const synthesized = synthesize(outdir, { sdkCredentialChain });
 
   // Loaded after the settings above: the store's clients read them when they load.
-  const { createGateway } = await import('../../infra/local/gateway.ts');
+  const { createGateway } = await import('#infra/local/gateway.ts');
   const { createMinimalServer } = await import('./minimal-server.ts');
   const gateway = await createGateway();
   const minimal = createMinimalServer();

@@ -1,9 +1,9 @@
 // Login latency over real HTTP through the local gateway on DynamoDB Local, and the share of it
 // spent hashing the password; a keyed read for comparison. Run: `npm run bench`.
 import type { AddressInfo } from 'node:net';
-import { freePort, localClient, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
-import { ensureTables } from '../../infra/local/ensure-tables.ts';
-import { localEnvironment } from '../../infra/local/environment.ts';
+import { freePort, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { ensureTables } from '#infra/local/ensure-tables.ts';
+import { localEnvironment } from '#infra/local/environment.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 
@@ -36,8 +36,8 @@ try {
   await ensureTables(client);
   client.destroy();
 
-  const { createGateway } = await import('../../infra/local/gateway.ts');
-  const { hashPassword, verifyPassword } = await import('../../shared/domain/passwords.ts');
+  const { createGateway } = await import('#infra/local/gateway.ts');
+  const { hashPassword, verifyPassword } = await import('#shared/domain/passwords.ts');
   const server = await createGateway();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

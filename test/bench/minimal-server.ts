@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { ItemRead } from '../../shared/db/batch-get.ts';
-import { putDeployment } from '../../shared/db/deployments/writes.ts';
-import { headOnProject } from '../../shared/db/environment/variables.ts';
-import { countKeyRequest } from '../../shared/db/keys/admission-counter.ts';
-import { projectRead, toProject } from '../../shared/db/projects.ts';
-import { getItem, getWithMembership } from '../../shared/db/teams/with-membership.ts';
-import { recordIsGenuine } from '../../shared/domain/key-identity.ts';
-import { hashApiKey } from '../../shared/model/api-key-format.ts';
-import { newId } from '../../shared/model/ids.ts';
-import { isoNow, nowSeconds } from '../../shared/runtime/clock.ts';
-import { config } from '../../shared/runtime/config.ts';
+import type { ItemRead } from '#shared/db/batch-get.ts';
+import { putDeployment } from '#shared/db/deployments/writes.ts';
+import { headOnProject } from '#shared/db/environment/variables.ts';
+import { countKeyRequest } from '#shared/db/keys/admission-counter.ts';
+import { projectRead, toProject } from '#shared/db/projects.ts';
+import { getItem, getWithMembership } from '#shared/db/teams/with-membership.ts';
+import { recordIsGenuine } from '#shared/domain/key-identity.ts';
+import { hashApiKey } from '#shared/model/api-key-format.ts';
+import { newId } from '#shared/model/ids.ts';
+import { isoNow, nowSeconds } from '#shared/runtime/clock.ts';
+import { config } from '#shared/runtime/config.ts';
 
 // The warm floor: a bare node:http server that makes the DynamoDB calls the service makes for
 // GET /v1/projects/{id} and POST /v1/deployments, through the same store modules and the same

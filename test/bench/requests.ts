@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { buildProxyEvent } from '../../infra/local/proxy-event.ts';
-import { matchRequest, PLATFORM_STAGE } from '../../infra/local/router.ts';
-import { consumerHandlers } from '../../shared/consumers.ts';
-import { actsInTeam, type Route, routes } from '../../shared/routes.ts';
+import { buildProxyEvent } from '#infra/local/proxy-event.ts';
+import { matchRequest, PLATFORM_STAGE } from '#infra/local/router.ts';
+import { consumerHandlers } from '#shared/consumers.ts';
+import { actsInTeam, type Route, routes } from '#shared/routes.ts';
 
 // One representative, successful request per function, as API Gateway would send it: an admin's
 // key on every keyed route (it may call them all), ids of things that exist, and a fresh email or

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '../../shared/model/scopes.ts';
-import type { Route } from '../../shared/routes.ts';
+import type { Scope } from '#shared/model/scopes.ts';
+import type { Route } from '#shared/routes.ts';
 import {
   acceptsInvitation,
   addsDomain,
@@ -78,9 +78,9 @@ export async function makeBenchData(
   rounds: number,
   actsIn: BenchTeam = benchTeam(),
 ): Promise<BenchSetup> {
-  const { issueApiKey } = await import('../../shared/domain/api-keys.ts');
-  const { insertUser } = await import('../../shared/db/users.ts');
-  const { newId } = await import('../../shared/model/ids.ts');
+  const { issueApiKey } = await import('#shared/domain/api-keys.ts');
+  const { insertUser } = await import('#shared/db/users.ts');
+  const { newId } = await import('#shared/model/ids.ts');
   // Apart from earlier runs' (DynamoDB Local may keep a file) and from another set made at once.
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   let people = 0;

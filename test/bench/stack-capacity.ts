@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { PlatformStack } from '../../infra/platform-stack.ts';
-import { type EndpointRoute, type Route, routes } from '../../shared/routes.ts';
+import { PlatformStack } from '#infra/platform-stack.ts';
+import { type EndpointRoute, type Route, routes } from '#shared/routes.ts';
 import { generatedEntry, generatedRoutes, generatedSubResources } from '../support/generated-routes.ts';
 
 // What a route costs the stack, measured by adding routes (docs/deploying-stack-structure.md):

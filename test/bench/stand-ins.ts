@@ -1,5 +1,5 @@
-import { KMS_KEY_VARIABLE } from '../../shared/runtime/envelope.ts';
-import { arnVariableOf, type SecretName, secrets } from '../../shared/runtime/secrets.ts';
+import { KMS_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
+import { arnVariableOf, type SecretName, secrets } from '#shared/runtime/secrets.ts';
 import { startKmsStandIn } from '../support/kms-stand-in.ts';
 import { LAMBDA_RUNTIME_VARIABLES } from '../support/lambda-bundles.ts';
 import { startSecretsExtension } from '../support/secrets-extension.ts';

@@ -1,6 +1,6 @@
-import { describeFunction } from '../../infra/endpoint-function.ts';
-import { functionGrants } from '../../infra/grants.ts';
-import { routes } from '../../shared/routes.ts';
+import { describeFunction } from '#infra/endpoint-function.ts';
+import { functionGrants } from '#infra/grants.ts';
+import { routes } from '#shared/routes.ts';
 import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
 // The KMS key that seals environment variables, and who may use it how: data keys for the writers,

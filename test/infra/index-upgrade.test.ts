@@ -1,10 +1,10 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { dataTable } from '../../infra/data-table.ts';
-import { upgradeSteps } from '../../infra/index-steps.ts';
-import { pinnedLogicalIds } from '../../infra/pinned-logical-ids.ts';
-import { PlatformStack } from '../../infra/platform-stack.ts';
-import { type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
+import { dataTable } from '#infra/data-table.ts';
+import { upgradeSteps } from '#infra/index-steps.ts';
+import { pinnedLogicalIds } from '#infra/pinned-logical-ids.ts';
+import { PlatformStack } from '#infra/platform-stack.ts';
+import { type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
 
 // A deployed stack reaches the declared indexes by `cdk deploy -c indexStep=1`, `=2`, ... (docs/
 // upgrading-indexes.md): CloudFormation creates or deletes one global secondary index per table in

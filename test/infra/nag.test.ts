@@ -2,8 +2,8 @@ import { App, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { PlatformStack } from '../../infra/platform-stack.ts';
-import { stackSettingsOf } from '../../infra/stack-settings.ts';
+import { PlatformStack } from '#infra/platform-stack.ts';
+import { stackSettingsOf } from '#infra/stack-settings.ts';
 
 // cdk-nag's AWS Solutions rules, as `npm run synth` and `cdk deploy` run them (infra/app.ts): with
 // the plugin on, synthesis throws while any finding is neither fixed nor acknowledged.

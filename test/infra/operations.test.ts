@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { describeFunction } from '../../infra/endpoint-function.ts';
-import { PlatformStack } from '../../infra/platform-stack.ts';
-import { stackSettingsOf } from '../../infra/stack-settings.ts';
-import { type TableDefinition, tableKeys, tables } from '../../shared/db/tables.ts';
-import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
-import { routes } from '../../shared/routes.ts';
+import { describeFunction } from '#infra/endpoint-function.ts';
+import { PlatformStack } from '#infra/platform-stack.ts';
+import { stackSettingsOf } from '#infra/stack-settings.ts';
+import { type TableDefinition, tableKeys, tables } from '#shared/db/tables.ts';
+import { PUBLIC_KEYS_VARIABLE } from '#shared/domain/key-identity.ts';
+import { routes } from '#shared/routes.ts';
 import { fixedMonthlyCost } from '../support/costs.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 import { defaultStackTemplate } from '../support/synthesized-stack.ts';

@@ -1,15 +1,15 @@
 import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { describeFunction } from '../../infra/endpoint-function.ts';
-import { PlatformStack, type PlatformStackProps } from '../../infra/platform-stack.ts';
-import { stackSettingsOf } from '../../infra/stack-settings.ts';
-import { consumerHandlers } from '../../shared/consumers.ts';
-import { type TableDefinition, type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
-import { PUBLIC_KEYS_VARIABLE } from '../../shared/domain/key-identity.ts';
-import { errorCatalogue } from '../../shared/model/error-catalogue.ts';
-import { type ApiGroup, actsInTeam, handlers, isFallback, type Route, routes } from '../../shared/routes.ts';
-import { ConfigSchema } from '../../shared/runtime/config.ts';
-import { arnVariableOf, type SecretName } from '../../shared/runtime/secrets.ts';
+import { describeFunction } from '#infra/endpoint-function.ts';
+import { PlatformStack, type PlatformStackProps } from '#infra/platform-stack.ts';
+import { stackSettingsOf } from '#infra/stack-settings.ts';
+import { consumerHandlers } from '#shared/consumers.ts';
+import { type TableDefinition, type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
+import { PUBLIC_KEYS_VARIABLE } from '#shared/domain/key-identity.ts';
+import { errorCatalogue } from '#shared/model/error-catalogue.ts';
+import { type ApiGroup, actsInTeam, handlers, isFallback, type Route, routes } from '#shared/routes.ts';
+import { ConfigSchema } from '#shared/runtime/config.ts';
+import { arnVariableOf, type SecretName } from '#shared/runtime/secrets.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
 // The stack is synthesized once, with bundling skipped: the template is what is under test, not esbuild.

@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
-import { PlatformStack, type PlatformStackProps } from '../../infra/platform-stack.ts';
-import { regionOf } from '../../infra/stack-settings.ts';
+import { PlatformStack, type PlatformStackProps } from '#infra/platform-stack.ts';
+import { regionOf } from '#infra/stack-settings.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 
 // The template names the region it is for, and the Parameters and Secrets extension's layer is the

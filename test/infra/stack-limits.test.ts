@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { PlatformStack, type PlatformStackProps } from '../../infra/platform-stack.ts';
-import { routes } from '../../shared/routes.ts';
+import { PlatformStack, type PlatformStackProps } from '#infra/platform-stack.ts';
+import { routes } from '#shared/routes.ts';
 import { generatedEntry, generatedRoutes, generatedSubResources } from '../support/generated-routes.ts';
 
 // CloudFormation refuses a template over 500 resources, 1 MB (from S3), 200 parameters or 200

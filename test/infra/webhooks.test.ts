@@ -1,5 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { streamConsumers } from '../../shared/consumers.ts';
+import { streamConsumers } from '#shared/consumers.ts';
 import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
 // The webhook part of the stack: streams on the event tables, the delivery queue and its

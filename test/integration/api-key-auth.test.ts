@@ -1,6 +1,6 @@
-import { revokeApiKey } from '../../shared/domain/api-keys.ts';
-import { generateApiKey, isWellFormedApiKey } from '../../shared/model/api-key-format.ts';
-import { clock } from '../../shared/runtime/clock.ts';
+import { revokeApiKey } from '#shared/domain/api-keys.ts';
+import { generateApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';

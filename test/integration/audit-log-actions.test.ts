@@ -1,4 +1,4 @@
-import type { AuditActor } from '../../shared/model/audit.ts';
+import type { AuditActor } from '#shared/model/audit.ts';
 import type { Expected } from '../support/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
@@ -13,7 +13,7 @@ import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 // this file is searched for every secret the walk was given or shown.
 
 type Audit = typeof import('../support/audit.ts');
-type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
+type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
 
 let gateway: TestGateway;
 let queue: LocalQueue;
@@ -38,10 +38,10 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
   audit = await import('../support/audit.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
+  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
   const { startReceiver } = await import('../support/webhook-receiver.ts');
-  const { routes } = await import('../../shared/routes.ts');
+  const { routes } = await import('#shared/routes.ts');
   routeActions = [
     ...new Set(routes.flatMap((route) => ('audit' in route && route.audit ? [route.audit] : []))),
   ];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEvent } from '../../shared/model/audit.ts';
+import type { AuditEvent } from '#shared/model/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
@@ -11,7 +11,7 @@ import type { TestPerson } from '../support/teams.ts';
 // background checks. The file has a domains table of its own (as domains.test.ts does): moving the
 // clock makes every pending domain of the table due, which must not reach another file's domains.
 
-type Repeating = import('../../infra/local/every.ts').Repeating;
+type Repeating = import('#infra/local/every.ts').Repeating;
 type Audit = typeof import('../support/audit.ts');
 
 const MINUTE = 60_000;
@@ -24,7 +24,7 @@ let schedules: Repeating;
 let restoreSettings: () => void;
 let audit: Audit;
 let call: typeof import('../support/http.ts').call;
-let clock: typeof import('../../shared/runtime/clock.ts').clock;
+let clock: typeof import('#shared/runtime/clock.ts').clock;
 
 beforeAll(async () => {
   const { startDnsServer } = await import('../support/dns-server.ts');
@@ -39,8 +39,8 @@ beforeAll(async () => {
 
   audit = await import('../support/audit.ts');
   ({ call } = await import('../support/http.ts'));
-  ({ clock } = await import('../../shared/runtime/clock.ts'));
-  const { startLocalSchedules } = await import('../../infra/local/schedules.ts');
+  ({ clock } = await import('#shared/runtime/clock.ts'));
+  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   gateway = await audit.startAuditedGateway(['auto-promote']);
   schedules = await startLocalSchedules({ intervalMs: 100 });
 }, 30_000);

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/tables.ts';
+import { db } from '#shared/db/client.ts';
+import { tableName } from '#shared/db/tables.ts';
 import { auditPage, callAs, keyIdOf, requestIdOf, uniqueAgent } from '../support/audit.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { newPerson, newTeam } from '../support/teams.ts';

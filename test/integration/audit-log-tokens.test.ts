@@ -1,4 +1,4 @@
-import type { AuditActor } from '../../shared/model/audit.ts';
+import type { AuditActor } from '#shared/model/audit.ts';
 import {
   callAs,
   expectLogged,

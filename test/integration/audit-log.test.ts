@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../shared/model/audit.ts';
+import type { AuditEvent } from '#shared/model/audit.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
 import type { TestPerson } from '../support/teams.ts';

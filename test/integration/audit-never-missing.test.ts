@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type StreamPoller, startStreamPoller } from '../../infra/local/stream-poller.ts';
-import { streamConsumers } from '../../shared/consumers.ts';
-import { auditScope } from '../../shared/db/audit/scope.ts';
-import { db } from '../../shared/db/client.ts';
+import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
+import { streamConsumers } from '#shared/consumers.ts';
+import { auditScope } from '#shared/db/audit/scope.ts';
+import { db } from '#shared/db/client.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newPerson, newTeam } from '../support/teams.ts';

@@ -12,7 +12,7 @@ import { overrideSettings } from '../support/settings.ts';
 // production fails, and so does the first attempt of the deployments stream's consumer; once the
 // store answers again, the stream's retry makes the move, once.
 
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
+type StreamPoller = import('#infra/local/stream-poller.ts').StreamPoller;
 
 /** DynamoDB Local itself: the proxy's upstream, and where the poller reads the streams. */
 const store = process.env.DYNAMODB_ENDPOINT ?? '';
@@ -28,8 +28,8 @@ beforeAll(async () => {
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
   // Imported only now: the store's client reads its endpoint when it loads.
   const { startGateway } = await import('../support/gateway.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
-  const { streamConsumers } = await import('../../shared/consumers.ts');
+  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
+  const { streamConsumers } = await import('#shared/consumers.ts');
   const users = await import('../support/users.ts');
   ({ newCaller } = users);
   ({ newDeployment } = await import('../support/resources.ts'));

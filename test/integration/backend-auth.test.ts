@@ -1,4 +1,4 @@
-import { createUser } from '../../shared/domain/users.ts';
+import { createUser } from '#shared/domain/users.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';

@@ -1,6 +1,6 @@
-import { FILTER_WINDOW } from '../../shared/db/deployments/lists.ts';
-import { tableName } from '../../shared/db/tables.ts';
-import { clock } from '../../shared/runtime/clock.ts';
+import { FILTER_WINDOW } from '#shared/db/deployments/lists.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { type MeteredCall, meterCapacity } from '../support/consumed-capacity.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';

@@ -1,5 +1,5 @@
-import { personalTeamIdOf } from '../../shared/model/teams.ts';
-import { operations, stageNames } from '../../shared/routes.ts';
+import { personalTeamIdOf } from '#shared/model/teams.ts';
+import { operations, stageNames } from '#shared/routes.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';

@@ -9,7 +9,7 @@ import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-d
 // every 100 ms, on a domains table of this file's own: moving the clock makes every pending domain in
 // the table due, which must not reach another file's domains (nor theirs cost this file's round).
 
-type Repeating = import('../../infra/local/every.ts').Repeating;
+type Repeating = import('#infra/local/every.ts').Repeating;
 
 const CHECK_TIMEOUT_MS = 1000;
 const MINUTE = 60_000;
@@ -20,7 +20,7 @@ let schedules: Repeating;
 let restoreSettings: () => void;
 let call: typeof import('../support/http.ts').call;
 let newCaller: typeof import('../support/users.ts').newCaller;
-let clock: typeof import('../../shared/runtime/clock.ts').clock;
+let clock: typeof import('#shared/runtime/clock.ts').clock;
 
 beforeAll(async () => {
   const { startDnsServer } = await import('../support/dns-server.ts');
@@ -35,10 +35,10 @@ beforeAll(async () => {
   await createOwnDomainsTable();
 
   const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalSchedules } = await import('../../infra/local/schedules.ts');
+  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   ({ newCaller } = await import('../support/users.ts'));
   ({ call } = await import('../support/http.ts'));
-  ({ clock } = await import('../../shared/runtime/clock.ts'));
+  ({ clock } = await import('#shared/runtime/clock.ts'));
   gateway = await startGateway();
   schedules = await startLocalSchedules({ intervalMs: 100 });
 }, 30_000);

@@ -11,9 +11,9 @@ import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 // receivers on loopback. The file has a domains table of its own: moving the clock a week makes every
 // pending domain in the table due (and expired), which must not reach another file's domains.
 
-type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
-type Repeating = import('../../infra/local/every.ts').Repeating;
+type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
+type StreamPoller = import('#infra/local/stream-poller.ts').StreamPoller;
+type Repeating = import('#infra/local/every.ts').Repeating;
 type Users = typeof import('../support/users.ts');
 
 const TARGET = 'edge.platform.test';
@@ -27,7 +27,7 @@ let schedules: Repeating;
 let restoreSettings: () => void;
 let call: typeof import('../support/http.ts').call;
 let newCaller: Users['newCaller'];
-let clock: typeof import('../../shared/runtime/clock.ts').clock;
+let clock: typeof import('#shared/runtime/clock.ts').clock;
 let startReceiver: typeof import('../support/webhook-receiver.ts').startReceiver;
 const receivers: WebhookReceiver[] = [];
 
@@ -45,14 +45,14 @@ beforeAll(async () => {
   await createOwnDomainsTable();
 
   const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
-  const { startLocalSchedules } = await import('../../infra/local/schedules.ts');
+  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
+  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
+  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   const users = await import('../support/users.ts');
   ({ newCaller } = users);
   ({ call } = await import('../support/http.ts'));
-  ({ clock } = await import('../../shared/runtime/clock.ts'));
+  ({ clock } = await import('#shared/runtime/clock.ts'));
   ({ startReceiver } = await import('../support/webhook-receiver.ts'));
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);

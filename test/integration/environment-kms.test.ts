@@ -1,4 +1,4 @@
-import { KMS_KEY_VARIABLE, LOCAL_KEY_VARIABLE } from '../../shared/runtime/envelope.ts';
+import { KMS_KEY_VARIABLE, LOCAL_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';

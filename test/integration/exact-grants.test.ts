@@ -14,10 +14,10 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 // with AccessDenied) and on a permission granted and never used (granted too much), except the few
 // kept on purpose below, each with its reason.
 
-type Enforcement = typeof import('../../infra/local/iam/enforce.ts');
-type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
-type StreamPoller = import('../../infra/local/stream-poller.ts').StreamPoller;
-type Repeating = import('../../infra/local/every.ts').Repeating;
+type Enforcement = typeof import('#infra/local/iam/enforce.ts');
+type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
+type StreamPoller = import('#infra/local/stream-poller.ts').StreamPoller;
+type Repeating = import('#infra/local/every.ts').Repeating;
 
 /**
  * Permissions granted that the happy paths do not use, by function, and why each stays. Every entry
@@ -75,11 +75,11 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
   const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
+  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
+  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   const { makeBenchData } = await import('../bench/setup.ts');
-  enforcement = await import('../../infra/local/iam/enforce.ts');
+  enforcement = await import('#infra/local/iam/enforce.ts');
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);
   receiver = await startReceiver();
@@ -89,7 +89,7 @@ beforeAll(async () => {
     accepts: ownedByTour,
   });
   // The scheduled functions (the custom domains' background checks), on a short period.
-  const { startLocalSchedules } = await import('../../infra/local/schedules.ts');
+  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   schedules = await startLocalSchedules({ intervalMs: 50 });
 }, 60_000);
 
@@ -135,8 +135,8 @@ async function furnish(projectId: string): Promise<{ deploymentId: string; build
 
 /** Removes a project's item alone, as a DELETE does first, leaving the rest to the purge. */
 async function removeProjectItem(projectId: string): Promise<void> {
-  const { db } = await import('../../shared/db/client.ts');
-  const { tableName } = await import('../../shared/db/tables.ts');
+  const { db } = await import('#shared/db/client.ts');
+  const { tableName } = await import('#shared/db/tables.ts');
   const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
   await db.send(
     new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: data.partition, id: projectId } }),
@@ -152,8 +152,8 @@ async function addDueDomain(projectId: string): Promise<void> {
     json: { name },
   });
   expect(added.status).toBe(201);
-  const { db } = await import('../../shared/db/client.ts');
-  const { tableName } = await import('../../shared/db/tables.ts');
+  const { db } = await import('#shared/db/client.ts');
+  const { tableName } = await import('#shared/db/tables.ts');
   const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   await db.send(
     new UpdateCommand({
@@ -175,7 +175,7 @@ async function eventually(what: string, ready: () => boolean, timeoutMs = 20_000
 }
 
 it('drives every route and consumer under its grants: nothing refused, nothing granted unused', async () => {
-  const { routes, takesIdempotencyKey, rowsOf, actsInTeam } = await import('../../shared/routes.ts');
+  const { routes, takesIdempotencyKey, rowsOf, actsInTeam } = await import('#shared/routes.ts');
   // Every row acting in a team may record a refusal in its audit log (a 403, which no happy path
   // meets): the grant infra/grants.ts gives them all (AUDIT_RECORDING); the audit-log tests record
   // refusals under it.
@@ -183,9 +183,9 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
     rowsOf(handler).some(actsInTeam)
       ? { 'dynamodb:PutItem auditEvents': 'a refusal (403) in a team is recorded in its audit log' }
       : {};
-  const { consumerHandlers } = await import('../../shared/consumers.ts');
-  const { functionGrants } = await import('../../infra/grants.ts');
-  const { permissionsOf } = await import('../../infra/local/iam/policy.ts');
+  const { consumerHandlers } = await import('#shared/consumers.ts');
+  const { functionGrants } = await import('#infra/grants.ts');
+  const { permissionsOf } = await import('#infra/local/iam/policy.ts');
   const { disposablesFor } = await import('../bench/setup.ts');
   const { requestFor } = await import('../bench/requests.ts');
 

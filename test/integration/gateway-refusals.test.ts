@@ -1,4 +1,4 @@
-import { errorCatalogue } from '../../shared/model/error-catalogue.ts';
+import { errorCatalogue } from '#shared/model/error-catalogue.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 
 // What the local gateway refuses by itself, as API Gateway would in the stack. Sent with fetch, not

@@ -1,5 +1,5 @@
 import { fc, it } from '@fast-check/jest';
-import { endpointsOf, routes } from '../../shared/routes.ts';
+import { endpointsOf, routes } from '#shared/routes.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';

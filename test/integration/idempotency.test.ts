@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/tables.ts';
-import { credentialOf } from '../../shared/http/idempotency/idempotent.ts';
-import { recordIdOf } from '../../shared/http/idempotency/sealed-response.ts';
-import { clock } from '../../shared/runtime/clock.ts';
+import { db } from '#shared/db/client.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { credentialOf } from '#shared/http/idempotency/idempotent.ts';
+import { recordIdOf } from '#shared/http/idempotency/sealed-response.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';

@@ -1,4 +1,4 @@
-import { MAX_KEYS_PER_USER } from '../../shared/domain/key-cap.ts';
+import { MAX_KEYS_PER_USER } from '#shared/domain/key-cap.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/tables.ts';
-import { generateApiKey, hashApiKey } from '../../shared/model/api-key-format.ts';
+import { db } from '#shared/db/client.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { generateApiKey, hashApiKey } from '#shared/model/api-key-format.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';

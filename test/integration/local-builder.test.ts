@@ -1,9 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  DEFAULT_BUILDER_DELAY_MS,
-  localBuilderSettings,
-  startLocalBuilder,
-} from '../../infra/local/builder.ts';
+import { DEFAULT_BUILDER_DELAY_MS, localBuilderSettings, startLocalBuilder } from '#infra/local/builder.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newCaller } from '../support/users.ts';

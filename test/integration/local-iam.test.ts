@@ -1,4 +1,4 @@
-import { tableName } from '../../shared/db/tables.ts';
+import { tableName } from '#shared/db/tables.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
@@ -19,10 +19,10 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 it("answers 500 when a row's grant is narrowed by hand, and logs the refused action on its table", async () => {
-  const { routes } = await import('../../shared/routes.ts');
-  const { grantsOf } = await import('../../infra/grants.ts');
-  const { runAs } = await import('../../infra/local/iam/principal.ts');
-  const { lambdaContext } = await import('../../infra/local/gateway.ts');
+  const { routes } = await import('#shared/routes.ts');
+  const { grantsOf } = await import('#infra/grants.ts');
+  const { runAs } = await import('#infra/local/iam/principal.ts');
+  const { lambdaContext } = await import('#infra/local/gateway.ts');
   const { handler } = await import('../../functions/get-project.ts');
   const caller = await newCaller();
   const project = await newProject(gateway.baseUrl, caller.key);

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePort } from '../../infra/local/dynamodb-local.ts';
+import { freePort } from '#infra/local/dynamodb-local.ts';
 import { call } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
 

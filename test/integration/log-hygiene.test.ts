@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/tables.ts';
-import { hashApiKey } from '../../shared/model/api-key-format.ts';
+import { db } from '#shared/db/client.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { hashApiKey } from '#shared/model/api-key-format.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { captureLogs } from '../support/logs.ts';
 import { uniqueEmail } from '../support/names.ts';

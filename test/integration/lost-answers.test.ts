@@ -51,8 +51,8 @@ async function withLostAnswer<T>(containing: string[], options: DropOptions, req
 
 /** The variable items in the project's partition, of every version. */
 async function storedVariableCount(projectId: string): Promise<number> {
-  const { db } = await import('../../shared/db/client.ts');
-  const { tableName } = await import('../../shared/db/tables.ts');
+  const { db } = await import('#shared/db/client.ts');
+  const { tableName } = await import('#shared/db/tables.ts');
   const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { Count = 0 } = await db.send(
     new QueryCommand({

@@ -11,7 +11,7 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 const UNIT_SECONDS = 0.2;
 const JITTER = 0.2;
 
-type LocalQueue = import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
+type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
 type NewCaller = typeof import('../support/users.ts').newCaller;
 
 let gateway: TestGateway;
@@ -29,8 +29,8 @@ beforeAll(async () => {
   // Imported only now: settings are read when the service's modules load.
   ({ newCaller } = await import('../support/users.ts'));
   const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
+  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);
   target = await startReceiver([500, 500, 500, 204]);

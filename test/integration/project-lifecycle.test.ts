@@ -1,10 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { type StreamPoller, startStreamPoller } from '../../infra/local/stream-poller.ts';
-import { streamConsumers } from '../../shared/consumers.ts';
-import { db } from '../../shared/db/client.ts';
-import { putDeployment } from '../../shared/db/deployments/writes.ts';
-import { tableName } from '../../shared/db/tables.ts';
-import { newId } from '../../shared/model/ids.ts';
+import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
+import { streamConsumers } from '#shared/consumers.ts';
+import { db } from '#shared/db/client.ts';
+import { putDeployment } from '#shared/db/deployments/writes.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { newId } from '#shared/model/ids.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { builderOf } from '../support/resources.ts';

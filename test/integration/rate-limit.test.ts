@@ -1,6 +1,6 @@
-import { readKeyCounter } from '../../shared/db/keys/api-keys.ts';
-import { hashApiKey } from '../../shared/model/api-key-format.ts';
-import { clock } from '../../shared/runtime/clock.ts';
+import { readKeyCounter } from '#shared/db/keys/api-keys.ts';
+import { hashApiKey } from '#shared/model/api-key-format.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse, rateLimitOf } from '../support/http.ts';
 import { createTablesOf } from '../support/own-tables.ts';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   await createTablesOf(process.env, dynamo.endpoint);
   // The default deadline, not the test run's roomier one.
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint, REQUEST_DEADLINE_MS: '3000' });
-  ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('../../shared/runtime/config.ts')).config);
+  ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('#shared/runtime/config.ts')).config);
   const { startGateway } = await import('../support/gateway.ts');
   const { newCaller } = await import('../support/users.ts');
   gateway = await startGateway();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { issueApiKey } from '../../shared/domain/api-keys.ts';
-import { type IdPrefix, newId } from '../../shared/model/ids.ts';
-import { actsInTeam, type EndpointRoute, routes } from '../../shared/routes.ts';
+import { issueApiKey } from '#shared/domain/api-keys.ts';
+import { type IdPrefix, newId } from '#shared/model/ids.ts';
+import { actsInTeam, type EndpointRoute, routes } from '#shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { issueApiKey } from '../../shared/domain/api-keys.ts';
-import type { Scope } from '../../shared/model/scopes.ts';
-import { actsInTeam, type EndpointRoute, routes } from '../../shared/routes.ts';
+import { issueApiKey } from '#shared/domain/api-keys.ts';
+import type { Scope } from '#shared/model/scopes.ts';
+import { actsInTeam, type EndpointRoute, routes } from '#shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson, teamOfEveryRole } from '../support/teams.ts';

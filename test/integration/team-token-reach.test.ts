@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { newId } from '../../shared/model/ids.ts';
-import { actsInTeam, type EndpointRoute, routes, takesIdempotencyKey } from '../../shared/routes.ts';
+import { newId } from '#shared/model/ids.ts';
+import { actsInTeam, type EndpointRoute, routes, takesIdempotencyKey } from '#shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';

@@ -1,4 +1,4 @@
-import { clock } from '../../shared/runtime/clock.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { recordCommands } from '../support/dynamodb-commands.ts';
 import type { TestGateway } from '../support/gateway.ts';

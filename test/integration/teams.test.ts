@@ -1,4 +1,4 @@
-import { clock } from '../../shared/runtime/clock.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
@@ -119,7 +119,7 @@ describe('a shared team', () => {
     expect((await send('DELETE', `/teams/${teamId}`, ada)).status).toBe(204);
     expect((await get(`/teams/${teamId}`, ada)).status).toBe(404);
     // Its webhooks went with it: nothing is left in its partition to send to.
-    const { allWebhooksOf } = await import('../../shared/db/webhooks/webhooks.ts');
+    const { allWebhooksOf } = await import('#shared/db/webhooks/webhooks.ts');
     expect(await allWebhooksOf(teamId)).toEqual([]);
     expect((await get('/teams', ada)).body).toEqual(
       expect.objectContaining({ teams: [expect.objectContaining({ personal: true })] }),

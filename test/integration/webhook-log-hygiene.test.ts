@@ -24,15 +24,15 @@ beforeAll(async () => {
   ({ call } = await import('../support/http.ts'));
   ({ newCaller } = await import('../support/users.ts'));
   const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
+  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
+  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   gateway = await startGateway();
   const queue = startLocalWebhookQueue(deliverySettings);
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
-    consumers: (await import('../../shared/consumers.ts')).streamConsumers.filter(
+    consumers: (await import('#shared/consumers.ts')).streamConsumers.filter(
       ({ handler }) => handler !== 'record-audit-events',
     ),
     accepts: (await import('../support/users.ts')).ownedByThisRun,

@@ -400,7 +400,7 @@ describe('deliveries', () => {
     );
     expect(log[0]?.nextRetryAt).toBeNull();
 
-    const { DISABLED_REASON } = await import('../../shared/webhooks/deliver.ts');
+    const { DISABLED_REASON } = await import('#shared/webhooks/deliver.ts');
     const shown = (await call(`${webhooksUrl()}/${webhook.id}`, { key })).body as ShownWebhook;
     expect(shown).toMatchObject({
       enabled: false,
@@ -408,7 +408,7 @@ describe('deliveries', () => {
       disabledReason: DISABLED_REASON,
     });
     // The platform disabled it: its team's audit log says so, once, with what changed.
-    const { personalTeamIdOf } = await import('../../shared/model/teams.ts');
+    const { personalTeamIdOf } = await import('#shared/model/teams.ts');
     const auditUrl = `${gateway.baseUrl}/teams/${personalTeamIdOf(userId)}/audit-events?action=webhook.disabled`;
     let disabledEvents: unknown[] = [];
     for (let round = 0; round < 200 && disabledEvents.length === 0; round++) {

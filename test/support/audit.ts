@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { startStreamPoller } from '../../infra/local/stream-poller.ts';
-import { streamConsumers } from '../../shared/consumers.ts';
-import type { AuditActor, AuditChange, AuditEvent } from '../../shared/model/audit.ts';
-import { personalTeamIdOf } from '../../shared/model/teams.ts';
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { streamConsumers } from '#shared/consumers.ts';
+import type { AuditActor, AuditChange, AuditEvent } from '#shared/model/audit.ts';
+import { personalTeamIdOf } from '#shared/model/teams.ts';
 import { startGateway, type TestGateway } from './gateway.ts';
 import { call, type JsonResponse, type RequestOptions } from './http.ts';
 import { newPerson, newTeam, type TestPerson } from './teams.ts';

@@ -1,4 +1,4 @@
-import { countingDb, db } from '../../shared/db/client.ts';
+import { countingDb, db } from '#shared/db/client.ts';
 
 // Asks every DynamoDB call the service makes, on all of its clients, for its consumed capacity
 // (table and each index: ReturnConsumedCapacity INDEXES) and records it, so that a test can see

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { publishedDocument } from '../../shared/openapi/published-document.ts';
-import { stageNames } from '../../shared/routes.ts';
+import { publishedDocument } from '#shared/openapi/published-document.ts';
+import { stageNames } from '#shared/routes.ts';
 
 // Every answer the integration suites receive is checked against the OpenAPI document the docs
 // function serves (test/support/http.ts `call` does it for each request): the status must be one the

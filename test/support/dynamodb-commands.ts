@@ -1,4 +1,4 @@
-import { countingDb, db } from '../../shared/db/client.ts';
+import { countingDb, db } from '#shared/db/client.ts';
 
 /**
  * Records the name of every DynamoDB command the service sends, on all of its clients, from now

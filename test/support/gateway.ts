@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { createGateway, LISTEN_BACKLOG } from '../../infra/local/gateway.ts';
-import { countingDb, db } from '../../shared/db/client.ts';
-import { useLocalDeliveryQueue } from '../../shared/webhooks/delivery-queue.ts';
+import { createGateway, LISTEN_BACKLOG } from '#infra/local/gateway.ts';
+import { countingDb, db } from '#shared/db/client.ts';
+import { useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 
 export interface TestGateway {
   baseUrl: string;

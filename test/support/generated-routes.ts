@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { EndpointRoute, Route } from '../../shared/routes.ts';
+import type { EndpointRoute, Route } from '#shared/routes.ts';
 
 // Route rows that exist only in the tests, to measure what the stack pays for growth. They look like
 // the table's own rows (keyed, a table read, one handler each) and share one entry file, which the

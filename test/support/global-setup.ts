@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startDynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
-import { localEnvironment } from '../../infra/local/environment.ts';
+import { freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { localEnvironment } from '#infra/local/environment.ts';
 import { startDnsServer } from './dns-server.ts';
 import { startStoreProbe } from './store-probe.ts';
 import { startSynthesis } from './synthesized-stack.ts';

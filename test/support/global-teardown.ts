@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import type { DynamoDbLocal } from '../../infra/local/dynamodb-local.ts';
+import type { DynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import type { TestDnsServer } from './dns-server.ts';
 import { endSynthesis } from './synthesized-stack.ts';
 

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { tableKeys, tableNameHere, tables } from '../../shared/db/tables.ts';
-import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '../../shared/domain/key-identity.ts';
-import { secrets } from '../../shared/runtime/secrets.ts';
+import { tableKeys, tableNameHere, tables } from '#shared/db/tables.ts';
+import { PUBLIC_KEYS_VARIABLE, publishedKeysOf } from '#shared/domain/key-identity.ts';
+import { secrets } from '#shared/runtime/secrets.ts';
 import { flattenedTemplate } from './stack-templates.ts';
 
 // Synthesized function bundles, and a Lambda-like cold start of one: a fresh Node process with

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { freePort } from '../../infra/local/dynamodb-local.ts';
+import { freePort } from '#infra/local/dynamodb-local.ts';
 import { uniqueEmail } from './names.ts';
 
 export interface LocalServer {

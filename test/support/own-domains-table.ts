@@ -10,9 +10,9 @@ export const ownDomainsTableSettings = (): { DOMAINS_TABLE: string } => ({
 
 /** Makes the table those settings name, in the run's DynamoDB Local (after overrideSettings). */
 export async function createOwnDomainsTable(): Promise<void> {
-  const { localClient } = await import('../../infra/local/dynamodb-local.ts');
-  const { createTableAs } = await import('../../infra/local/ensure-tables.ts');
-  const { tables } = await import('../../shared/db/tables.ts');
+  const { localClient } = await import('#infra/local/dynamodb-local.ts');
+  const { createTableAs } = await import('#infra/local/ensure-tables.ts');
+  const { tables } = await import('#shared/db/tables.ts');
   const client = localClient(process.env.DYNAMODB_ENDPOINT ?? '');
   try {
     await createTableAs(client, tables.domains, process.env.DOMAINS_TABLE ?? '');

@@ -1,8 +1,8 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import { TestEnvironment } from 'jest-environment-node';
-import { localClient } from '../../infra/local/dynamodb-local.ts';
-import { type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
+import { localClient } from '#infra/local/dynamodb-local.ts';
+import { type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
 import { createTablesOf, ownTableNames } from './own-tables.ts';
 
 // The test environment of every file: Jest's Node environment, with tables of the file's own in the

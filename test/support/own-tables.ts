@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { localClient } from '../../infra/local/dynamodb-local.ts';
-import { createTableAs } from '../../infra/local/ensure-tables.ts';
-import { type TableKey, tableKeys, tables } from '../../shared/db/tables.ts';
+import { localClient } from '#infra/local/dynamodb-local.ts';
+import { createTableAs } from '#infra/local/ensure-tables.ts';
+import { type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
 
 // The tables of one test file (test/support/own-tables-environment.ts makes and drops them).
 

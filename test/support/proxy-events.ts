@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { EndpointContext, ProxyEvent, ProxyResult } from '../../shared/http/types.ts';
+import type { EndpointContext, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
 
 // Events for unit tests of the middleware, built from a REST proxy event API Gateway sent (the
 // team's reference, ../shared/fixtures, kept in test/fixtures): a test states only what differs

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { localClient } from '../../infra/local/dynamodb-local.ts';
+import { localClient } from '#infra/local/dynamodb-local.ts';
 
 // A probe of the run's DynamoDB Local, for finding out why it answers slowly (not a test): with
 // PLATFORM_TEST_STORE_PROBE=<file>, the global setup asks it for one table name every 100 ms and

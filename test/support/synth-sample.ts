@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { bundlingOf, FUNCTION_BUNDLING, repoRoot } from '../../infra/endpoint-function.ts';
+import { bundlingOf, FUNCTION_BUNDLING, repoRoot } from '#infra/endpoint-function.ts';
 
 // One function of each way the stack bundles one, built with the stack's own options into the
 // folder named on the command line (test/infra/reproducible-assets.test.ts runs it from a copy of

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { PlatformStack } from '../../infra/platform-stack.ts';
+import { PlatformStack } from '#infra/platform-stack.ts';
 import { bareHandlerStack } from './bare-handler-stack.ts';
 
 // Synthesizes the stack with real esbuild bundling into the folder named on the command line, and

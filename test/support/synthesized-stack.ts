@@ -61,7 +61,7 @@ export async function defaultStackTemplate(): Promise<TemplateJson> {
   if (!process.env[DIRECTORY_VARIABLE]) {
     const [{ App }, { PlatformStack }] = await Promise.all([
       import('aws-cdk-lib'),
-      import('../../infra/platform-stack.ts'),
+      import('#infra/platform-stack.ts'),
     ]);
     const app = new App({ outdir: testOutdir(), context: TEST_SYNTH_CONTEXT });
     new PlatformStack(app, 'PlatformStack');

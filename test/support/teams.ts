@@ -1,8 +1,8 @@
-import { insertUser } from '../../shared/db/users.ts';
-import { issueApiKey } from '../../shared/domain/api-keys.ts';
-import { newId } from '../../shared/model/ids.ts';
-import type { TeamRole } from '../../shared/model/roles.ts';
-import type { Scope } from '../../shared/model/scopes.ts';
+import { insertUser } from '#shared/db/users.ts';
+import { issueApiKey } from '#shared/domain/api-keys.ts';
+import { newId } from '#shared/model/ids.ts';
+import type { TeamRole } from '#shared/model/roles.ts';
+import type { Scope } from '#shared/model/scopes.ts';
 import { call } from './http.ts';
 import { uniqueEmail } from './names.ts';
 import type { TestCaller } from './users.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { issueApiKey } from '../../shared/domain/api-keys.ts';
-import type { Role } from '../../shared/model/caller.ts';
-import type { Scope } from '../../shared/model/scopes.ts';
+import { issueApiKey } from '#shared/domain/api-keys.ts';
+import type { Role } from '#shared/model/caller.ts';
+import type { Scope } from '#shared/model/scopes.ts';
 
 /** The users this test process made: the stream records its poller should take (ownedByThisRun). */
 const madeHere = new Set<string>();

@@ -1,5 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { StreamConsumer } from '../../shared/consumers.ts';
+import type { StreamConsumer } from '#shared/consumers.ts';
 import type { TestGateway } from './gateway.ts';
 import { overrideSettings } from './settings.ts';
 
@@ -9,7 +9,7 @@ import { overrideSettings } from './settings.ts';
 
 export interface WebhookDelivery {
   gateway: TestGateway;
-  queue: import('../../infra/local/webhook-queue.ts').LocalWebhookQueue;
+  queue: import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
   close(): Promise<void>;
 }
 
@@ -25,10 +25,10 @@ export async function startWebhookDelivery(options: {
   });
   // Loaded after the settings above: the modules read them when they load.
   const { startGateway } = await import('./gateway.ts');
-  const { startLocalWebhookQueue } = await import('../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../infra/local/stream-poller.ts');
-  const { streamConsumers } = await import('../../shared/consumers.ts');
+  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
+  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
+  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
+  const { streamConsumers } = await import('#shared/consumers.ts');
   const gateway = await startGateway();
   const queue = startLocalWebhookQueue(deliverySettings);
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {

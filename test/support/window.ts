@@ -1,4 +1,4 @@
-import { clock } from '../../shared/runtime/clock.ts';
+import { clock } from '#shared/runtime/clock.ts';
 
 /**
  * Pins the service's clock halfway into the current rate-limit window (windows are aligned to

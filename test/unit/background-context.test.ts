@@ -1,5 +1,5 @@
-import { every } from '../../infra/local/every.ts';
-import { outsideAnyRequest, requestDeadline, withDeadline } from '../../shared/runtime/deadline.ts';
+import { every } from '#infra/local/every.ts';
+import { outsideAnyRequest, requestDeadline, withDeadline } from '#shared/runtime/deadline.ts';
 
 // Work a request sets going for later (a webhook retry's timer, a poller's loop) must not inherit
 // that request's deadline, which would abort it once the request's time is up (issue 22, item 2).

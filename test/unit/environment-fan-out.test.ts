@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { eventOf } from '../../shared/webhooks/fan-out.ts';
+import { eventOf } from '#shared/webhooks/fan-out.ts';
 
 // The environment table's stream: a change of the set's head is `project.env.updated` with keys and
 // targets; the variables' own items (sealed values) and the snapshots are no event.

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { matchesFilter } from '../../infra/local/event-filter.ts';
-import { filterOf, type StreamConsumer, streamConsumers } from '../../shared/consumers.ts';
+import { matchesFilter } from '#infra/local/event-filter.ts';
+import { filterOf, type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
 
 // The local stream poller hands a consumer only the records its row's filter names, as Lambda's event
 // source mapping does in the stack (both read the filter from shared/consumers.ts).

@@ -1,5 +1,5 @@
-import { createdBy, estimatedResources, splitFamily, subtreeOf } from '../../infra/family-split.ts';
-import { routes } from '../../shared/routes.ts';
+import { createdBy, estimatedResources, splitFamily, subtreeOf } from '#infra/family-split.ts';
+import { routes } from '#shared/routes.ts';
 import { generatedSubResources } from '../support/generated-routes.ts';
 
 // How a route family is cut into stacks (infra/family-split.ts); the synthesized templates are

@@ -1,4 +1,4 @@
-import { invocationSlots } from '../../infra/local/invocation-slots.ts';
+import { invocationSlots } from '#infra/local/invocation-slots.ts';
 
 // The local gateway's slots: at most `size` invocations at once, the rest in arrival order; one still
 // waiting when its time is up leaves the queue and runs at once, outside the slots (issue 22, item 5).

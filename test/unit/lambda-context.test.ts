@@ -1,6 +1,6 @@
-import { lambdaContext } from '../../infra/local/gateway.ts';
-import { routes } from '../../shared/routes.ts';
-import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '../../shared/runtime/function-settings.ts';
+import { lambdaContext } from '#infra/local/gateway.ts';
+import { routes } from '#shared/routes.ts';
+import { FUNCTION_TIMEOUT_SECONDS, functionMemoryMb } from '#shared/runtime/function-settings.ts';
 
 // The local gateway's Lambda context reports what the stack deploys (shared/runtime/function-settings.ts):
 // each row's memory, and the function timeout as the time left.

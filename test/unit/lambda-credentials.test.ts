@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultProvider } from '../../infra/lambda/credentials.ts';
+import { defaultProvider } from '#infra/lambda/credentials.ts';
 
 // The Lambda bundles' credential chain against a stand-in container credentials endpoint on
 // loopback, the way Lambda modes without credentials in the environment serve them.

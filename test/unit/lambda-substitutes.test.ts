@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { EndpointCache } from '../../infra/lambda/without-endpoint-cache.ts';
-import * as withoutEventStreams from '../../infra/lambda/without-event-streams.ts';
+import { EndpointCache } from '#infra/lambda/without-endpoint-cache.ts';
+import * as withoutEventStreams from '#infra/lambda/without-event-streams.ts';
 
 const { EventStreamSerde, eventStreamSerdeProvider } = withoutEventStreams;
 

@@ -1,7 +1,7 @@
-import { grantsOf } from '../../infra/grants.ts';
-import { allowingPermission, permissionsOf } from '../../infra/local/iam/policy.ts';
-import { tableName } from '../../shared/db/tables.ts';
-import type { AccessRequest } from '../../shared/runtime/access-check.ts';
+import { grantsOf } from '#infra/grants.ts';
+import { allowingPermission, permissionsOf } from '#infra/local/iam/policy.ts';
+import { tableName } from '#shared/db/tables.ts';
+import type { AccessRequest } from '#shared/runtime/access-check.ts';
 
 // IAM's decision as the local run makes it, on grants written the way rows write them.
 

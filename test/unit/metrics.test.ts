@@ -1,5 +1,5 @@
-import { metricFields, rowServing } from '../../shared/http/metrics.ts';
-import { routes, rowsOf } from '../../shared/routes.ts';
+import { metricFields, rowServing } from '#shared/http/metrics.ts';
+import { routes, rowsOf } from '#shared/routes.ts';
 import { parseEmf } from '../support/emf.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12);

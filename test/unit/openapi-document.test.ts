@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { errorCatalogue, errorCodes } from '../../shared/model/error-catalogue.ts';
-import { openApiDocument } from '../../shared/openapi/document.ts';
-import { documentText, publishedDocumentPath } from '../../shared/openapi/published-document.ts';
-import { operations } from '../../shared/routes.ts';
+import { errorCatalogue, errorCodes } from '#shared/model/error-catalogue.ts';
+import { openApiDocument } from '#shared/openapi/document.ts';
+import { documentText, publishedDocumentPath } from '#shared/openapi/published-document.ts';
+import { operations } from '#shared/routes.ts';
 
 // The document is generated; these check what generation must always give, whatever the rows say.
 

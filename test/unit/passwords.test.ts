@@ -1,4 +1,4 @@
-import { hashPassword, needsRehash, verifyPassword } from '../../shared/domain/passwords.ts';
+import { hashPassword, needsRehash, verifyPassword } from '#shared/domain/passwords.ts';
 
 describe('password hashing', () => {
   it("stores argon2id at OWASP's parameters in PHC form, salted", async () => {

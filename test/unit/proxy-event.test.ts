@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildProxyEvent, requestTime } from '../../infra/local/proxy-event.ts';
-import { parseRequestTarget } from '../../infra/local/request-target.ts';
-import { matchRequest } from '../../infra/local/router.ts';
+import { buildProxyEvent, requestTime } from '#infra/local/proxy-event.ts';
+import { parseRequestTarget } from '#infra/local/request-target.ts';
+import { matchRequest } from '#infra/local/router.ts';
 
 // An event API Gateway's REST proxy integration sent (the team's reference, ../shared/fixtures).
 const fixture = JSON.parse(

@@ -1,4 +1,4 @@
-import { matchRequest } from '../../infra/local/router.ts';
+import { matchRequest } from '#infra/local/router.ts';
 
 describe('local routing follows the route table as API Gateway would', () => {
   it('sends /v1 paths to the platform API with the stage stripped from path', () => {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { consumerHandlers } from '../../shared/consumers.ts';
-import { tables } from '../../shared/db/tables.ts';
-import { handlers, operations, routes, rowsOf, takesIdempotencyKey } from '../../shared/routes.ts';
+import { consumerHandlers } from '#shared/consumers.ts';
+import { tables } from '#shared/db/tables.ts';
+import { handlers, operations, routes, rowsOf, takesIdempotencyKey } from '#shared/routes.ts';
 
 const functionsDir = join(import.meta.dirname, '../../functions');
 

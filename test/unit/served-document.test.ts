@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import { publishedDocument } from '../../shared/openapi/published-document.ts';
-import { documentServedAt } from '../../shared/openapi/served-document.ts';
+import { publishedDocument } from '#shared/openapi/published-document.ts';
+import { documentServedAt } from '#shared/openapi/served-document.ts';
 import { proxyEvent } from '../support/proxy-events.ts';
 import { overrideSettings } from '../support/settings.ts';
 

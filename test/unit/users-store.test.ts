@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { db } from '../../shared/db/client.ts';
-import { insertUser } from '../../shared/db/users.ts';
-import { ConflictError } from '../../shared/model/errors.ts';
+import { db } from '#shared/db/client.ts';
+import { insertUser } from '#shared/db/users.ts';
+import { ConflictError } from '#shared/model/errors.ts';
 
 // DynamoDB cancels transactions that race on the same item with `TransactionConflict`; DynamoDB
 // Local never does, so this path is exercised with a stand-in for the client's `send`.

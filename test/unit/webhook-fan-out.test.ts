@@ -1,10 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Webhook } from '../../shared/db/webhooks/webhooks.ts';
-import { eventOf, fanOut } from '../../shared/webhooks/fan-out.ts';
-import type { DeliveryMessage } from '../../shared/webhooks/messages.ts';
-import { messageIdOf } from '../../shared/webhooks/messages.ts';
+import type { Webhook } from '#shared/db/webhooks/webhooks.ts';
+import { eventOf, fanOut } from '#shared/webhooks/fan-out.ts';
+import type { DeliveryMessage } from '#shared/webhooks/messages.ts';
+import { messageIdOf } from '#shared/webhooks/messages.ts';
 import { captureLogs } from '../support/logs.ts';
 
 // Which stream records are webhook events, and what each event carries: the resource as the API

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { newWebhookSecret, signedHeaders } from '../../shared/webhooks/signer.ts';
+import { newWebhookSecret, signedHeaders } from '#shared/webhooks/signer.ts';
 
 // Signatures are made with node:crypto; the reference implementation of Standard Webhooks, as a
 // receiver would use it, is what judges them.

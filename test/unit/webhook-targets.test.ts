@@ -5,9 +5,9 @@ import {
   retryBaseSeconds,
   retryDelaySeconds,
   scheduleSeconds,
-} from '../../shared/webhooks/retry-schedule.ts';
-import { sendWebhook } from '../../shared/webhooks/sender.ts';
-import { refusalOf, targetRefusalOf, urlRefusalOf } from '../../shared/webhooks/targets.ts';
+} from '#shared/webhooks/retry-schedule.ts';
+import { sendWebhook } from '#shared/webhooks/sender.ts';
+import { refusalOf, targetRefusalOf, urlRefusalOf } from '#shared/webhooks/targets.ts';
 
 // Where deliveries may go, checked on addresses, URLs and real connections; and when they are retried.
 

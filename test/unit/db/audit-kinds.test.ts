@@ -1,4 +1,4 @@
-import { changesOf, kindOf, targetIdOf } from '../../../shared/db/audit/kinds.ts';
+import { changesOf, kindOf, targetIdOf } from '#shared/db/audit/kinds.ts';
 
 // Which stored item an audit event is about, from its keys alone, and what the event shows of a
 // change: the fields listed for its kind, never anything else (a signing secret, a sealed value).

@@ -1,7 +1,7 @@
-import type { AuditScope } from '../../../shared/db/audit/scope.ts';
-import { stampedInput } from '../../../shared/db/audit/stamp.ts';
-import { tables } from '../../../shared/db/tables.ts';
-import type { AuditStamp } from '../../../shared/model/audit.ts';
+import type { AuditScope } from '#shared/db/audit/scope.ts';
+import { stampedInput } from '#shared/db/audit/stamp.ts';
+import { tables } from '#shared/db/tables.ts';
+import type { AuditStamp } from '#shared/model/audit.ts';
 
 // How a change's write carries its audit event (shared/db/audit/stamp.ts): the write of the item its
 // action names is stamped (its stream record makes the event), a delete of it carries the event in

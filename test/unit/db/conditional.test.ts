@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { conditionally } from '../../../shared/db/conditional.ts';
+import { conditionally } from '#shared/db/conditional.ts';
 
 // conditionally: a failed condition is an outcome; a write refused because a transaction on its item
 // was in progress (a log append checks its deployment in one) is made again; anything else throws.

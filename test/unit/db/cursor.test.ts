@@ -1,5 +1,5 @@
-import { decodeCursor, encodeCursor } from '../../../shared/db/cursor.ts';
-import { ValidationError } from '../../../shared/model/errors.ts';
+import { decodeCursor, encodeCursor } from '#shared/db/cursor.ts';
+import { ValidationError } from '#shared/model/errors.ts';
 
 // List cursors: opaque, signed, bound to their list. Anything else is a 400 naming `cursor`.
 // (The run's CURSOR_SECRET comes from test/support/global-setup.ts.)

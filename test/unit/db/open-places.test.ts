@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { releasePlace, renewPlace, takePlace } from '../../../shared/db/open-places.ts';
+import { releasePlace, renewPlace, takePlace } from '#shared/db/open-places.ts';
 
 // Places for held-open requests on the run's DynamoDB Local: a holder's places are taken exactly up to
 // its limit, a lease that ran out (its holder died without giving it back) frees its place, and only

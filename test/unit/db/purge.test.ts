@@ -1,9 +1,9 @@
-import { findDeployment } from '../../../shared/db/deployments/deployments.ts';
-import { appendLines, purgeLog, readLogHead } from '../../../shared/db/deployments/logs.ts';
-import { purgeProjectDeployments, putDeployment } from '../../../shared/db/deployments/writes.ts';
-import { purgeEnvironment, putSnapshot, readSnapshot } from '../../../shared/db/environment/snapshots.ts';
-import { newId } from '../../../shared/model/ids.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
+import { findDeployment } from '#shared/db/deployments/deployments.ts';
+import { appendLines, purgeLog, readLogHead } from '#shared/db/deployments/logs.ts';
+import { purgeProjectDeployments, putDeployment } from '#shared/db/deployments/writes.ts';
+import { purgeEnvironment, putSnapshot, readSnapshot } from '#shared/db/environment/snapshots.ts';
+import { newId } from '#shared/model/ids.ts';
+import { clock } from '#shared/runtime/clock.ts';
 
 // A purge deletes a page at a time until nothing is left or its time is up, and says which: "done"
 // lets the purge consumer let the project's removal go, "not done" hands the record back to be

@@ -1,4 +1,4 @@
-import { updateExpression } from '../../../shared/db/update-expression.ts';
+import { updateExpression } from '#shared/db/update-expression.ts';
 
 describe('updateExpression', () => {
   it('sets and removes through placeholders, leaving undefined values out', () => {

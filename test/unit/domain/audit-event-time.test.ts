@@ -1,8 +1,8 @@
-import { auditScope } from '../../../shared/db/audit/scope.ts';
-import { asSystemChange } from '../../../shared/db/audit/system-changes.ts';
-import { newEventIdentity } from '../../../shared/model/audit.ts';
-import { timeOfId } from '../../../shared/model/ids.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
+import { auditScope } from '#shared/db/audit/scope.ts';
+import { asSystemChange } from '#shared/db/audit/system-changes.ts';
+import { newEventIdentity } from '#shared/model/audit.ts';
+import { timeOfId } from '#shared/model/ids.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 
 // `since` and `until` select a team's events by their id's time; an event's `at` must be that very

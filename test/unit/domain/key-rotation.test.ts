@@ -1,13 +1,13 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { handler as publishKeys } from '../../../infra/custom-resources/key-signing-public-key.ts';
+import { handler as publishKeys } from '#infra/custom-resources/key-signing-public-key.ts';
 import {
   identityIsGenuine,
   type KeyIdentity,
   keyPairOfSeed,
   PUBLIC_KEYS_VARIABLE,
   signIdentity,
-} from '../../../shared/domain/key-identity.ts';
-import { arnVariableOf, forgetSecrets, secrets } from '../../../shared/runtime/secrets.ts';
+} from '#shared/domain/key-identity.ts';
+import { arnVariableOf, forgetSecrets, secrets } from '#shared/runtime/secrets.ts';
 import { type StandInSecrets, startSecretsExtension } from '../../support/secrets-extension.ts';
 
 // The rotation procedure of docs/deploying.md (Rotating the key-signing seed), walked through as it runs in

@@ -6,7 +6,7 @@ import { overrideSettings } from '../../support/settings.ts';
 // per request (method, path, status, duration, request id), and the JSON line with the metrics where
 // stdout is not a terminal or LOG_FORMAT=json says so.
 
-type Lifecycle = typeof import('../../../shared/http/request-lifecycle.ts').requestLifecycle;
+type Lifecycle = typeof import('#shared/http/request-lifecycle.ts').requestLifecycle;
 
 async function accessLines(isTTY: boolean): Promise<string[]> {
   const restore = overrideSettings({ LOG_LEVEL: 'info' });
@@ -16,10 +16,10 @@ async function accessLines(isTTY: boolean): Promise<string[]> {
   const wasTTY = process.stdout.isTTY;
   process.stdout.isTTY = isTTY;
   try {
-    const { requestLifecycle } = (await import('../../../shared/http/request-lifecycle.ts')) as {
+    const { requestLifecycle } = (await import('#shared/http/request-lifecycle.ts')) as {
       requestLifecycle: Lifecycle;
     };
-    const { routes } = await import('../../../shared/routes.ts');
+    const { routes } = await import('#shared/routes.ts');
     const event = proxyEvent({ requestId: 'req-line', method: 'GET', resource: '/projects' });
     const rows = routes.filter((route) => route.handler === 'list-projects');
     const { lines } = await captureLogs(() => runChain([requestLifecycle(rows)], event));
@@ -47,7 +47,7 @@ describe('the access line', () => {
   });
 
   it('follows LOG_FORMAT wherever it runs, and stdout when it is unset', async () => {
-    const { accessLineFormat } = await import('../../../shared/http/access-line.ts');
+    const { accessLineFormat } = await import('#shared/http/access-line.ts');
     expect(accessLineFormat('json', true)).toBe('json');
     expect(accessLineFormat('text', false)).toBe('text');
     expect(accessLineFormat(undefined, true)).toBe('text');

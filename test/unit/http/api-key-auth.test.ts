@@ -1,8 +1,8 @@
-import { apiKeyAuth } from '../../../shared/http/admission/api-key-auth.ts';
-import { rateLimitHeaders } from '../../../shared/http/admission/rate-limit-headers.ts';
-import { errorShaping } from '../../../shared/http/answers/error-response.ts';
-import { generateApiKey } from '../../../shared/model/api-key-format.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
+import { apiKeyAuth } from '#shared/http/admission/api-key-auth.ts';
+import { rateLimitHeaders } from '#shared/http/admission/rate-limit-headers.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { generateApiKey } from '#shared/model/api-key-format.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import {
   bodyOf,

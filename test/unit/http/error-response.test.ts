@@ -1,6 +1,6 @@
-import { errorShaping } from '../../../shared/http/answers/error-response.ts';
-import { MethodNotAllowedError } from '../../../shared/http/answers/http-errors.ts';
-import { NotFoundError, RateLimitedError, ValidationError } from '../../../shared/model/errors.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { MethodNotAllowedError } from '#shared/http/answers/http-errors.ts';
+import { NotFoundError, RateLimitedError, ValidationError } from '#shared/model/errors.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain } from '../../support/proxy-events.ts';
 

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { MiddlewareObj } from '@middy/core';
-import { db } from '../../../shared/db/client.ts';
-import { claim } from '../../../shared/db/idempotency.ts';
-import { tableName } from '../../../shared/db/tables.ts';
-import { errorShaping } from '../../../shared/http/answers/error-response.ts';
-import {
-  credentialOf,
-  IDEMPOTENCY_TTL_SECONDS,
-  idempotent,
-} from '../../../shared/http/idempotency/idempotent.ts';
-import { open, recordIdOf } from '../../../shared/http/idempotency/sealed-response.ts';
-import type { EndpointContext, ProxyEvent, ProxyResult } from '../../../shared/http/types.ts';
-import { personalTeamOf } from '../../../shared/model/teams.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
+import { db } from '#shared/db/client.ts';
+import { claim } from '#shared/db/idempotency.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { credentialOf, IDEMPOTENCY_TTL_SECONDS, idempotent } from '#shared/http/idempotency/idempotent.ts';
+import { open, recordIdOf } from '#shared/http/idempotency/sealed-response.ts';
+import type { EndpointContext, ProxyEvent, ProxyResult } from '#shared/http/types.ts';
+import { personalTeamOf } from '#shared/model/teams.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { bodyOf, proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';

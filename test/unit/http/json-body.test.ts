@@ -1,5 +1,5 @@
-import { errorShaping } from '../../../shared/http/answers/error-response.ts';
-import { jsonBody } from '../../../shared/http/input/json-body.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { jsonBody } from '#shared/http/input/json-body.ts';
 import { bodyOf, proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
 
 // jsonBody: size, then media type, then UTF-8 and JSON, then "an object"; the parsed body lands on

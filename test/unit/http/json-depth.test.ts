@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../shared/http/input/json-depth.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/http/input/json-depth.ts';
 
 // The nesting bound of request bodies: the body's own object is level 1, scalars add no level.
 

@@ -1,7 +1,7 @@
-import { rateLimitHeaders } from '../../../shared/http/admission/rate-limit-headers.ts';
-import { errorShaping } from '../../../shared/http/answers/error-response.ts';
-import { NotFoundError, RateLimitedError } from '../../../shared/model/errors.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
+import { rateLimitHeaders } from '#shared/http/admission/rate-limit-headers.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { NotFoundError, RateLimitedError } from '#shared/model/errors.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
 

@@ -1,5 +1,5 @@
-import type { ProxyResult } from '../../../shared/http/types.ts';
-import { personalTeamOf } from '../../../shared/model/teams.ts';
+import type { ProxyResult } from '#shared/http/types.ts';
+import { personalTeamOf } from '#shared/model/teams.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
@@ -10,18 +10,18 @@ import { overrideSettings } from '../../support/settings.ts';
 
 let restoreSettings: () => void;
 let modules: {
-  requestLifecycle: typeof import('../../../shared/http/request-lifecycle.ts').requestLifecycle;
-  errorShaping: typeof import('../../../shared/http/answers/error-response.ts').errorShaping;
-  clock: typeof import('../../../shared/runtime/clock.ts').clock;
-  NotFoundError: typeof import('../../../shared/model/errors.ts').NotFoundError;
+  requestLifecycle: typeof import('#shared/http/request-lifecycle.ts').requestLifecycle;
+  errorShaping: typeof import('#shared/http/answers/error-response.ts').errorShaping;
+  clock: typeof import('#shared/runtime/clock.ts').clock;
+  NotFoundError: typeof import('#shared/model/errors.ts').NotFoundError;
 };
 beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
   modules = {
-    ...(await import('../../../shared/http/request-lifecycle.ts')),
-    ...(await import('../../../shared/http/answers/error-response.ts')),
-    ...(await import('../../../shared/runtime/clock.ts')),
-    ...(await import('../../../shared/model/errors.ts')),
+    ...(await import('#shared/http/request-lifecycle.ts')),
+    ...(await import('#shared/http/answers/error-response.ts')),
+    ...(await import('#shared/runtime/clock.ts')),
+    ...(await import('#shared/model/errors.ts')),
   };
 });
 afterAll(() => restoreSettings());

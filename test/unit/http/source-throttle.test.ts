@@ -8,15 +8,15 @@ import { pinMidWindow } from '../../support/window.ts';
 // loads the service with an allowance of 2 (settings are read when the modules load).
 
 let restoreSettings: () => void;
-let sourceThrottle: typeof import('../../../shared/http/admission/source-throttle.ts').sourceThrottle;
-let errorShaping: typeof import('../../../shared/http/answers/error-response.ts').errorShaping;
-let rateLimitHeaders: typeof import('../../../shared/http/admission/rate-limit-headers.ts').rateLimitHeaders;
+let sourceThrottle: typeof import('#shared/http/admission/source-throttle.ts').sourceThrottle;
+let errorShaping: typeof import('#shared/http/answers/error-response.ts').errorShaping;
+let rateLimitHeaders: typeof import('#shared/http/admission/rate-limit-headers.ts').rateLimitHeaders;
 
 beforeAll(async () => {
   restoreSettings = overrideSettings({ AUTH_RATE_LIMIT_MAX: '2' });
-  ({ sourceThrottle } = await import('../../../shared/http/admission/source-throttle.ts'));
-  ({ errorShaping } = await import('../../../shared/http/answers/error-response.ts'));
-  ({ rateLimitHeaders } = await import('../../../shared/http/admission/rate-limit-headers.ts'));
+  ({ sourceThrottle } = await import('#shared/http/admission/source-throttle.ts'));
+  ({ errorShaping } = await import('#shared/http/answers/error-response.ts'));
+  ({ rateLimitHeaders } = await import('#shared/http/admission/rate-limit-headers.ts'));
 });
 afterAll(() => restoreSettings());
 

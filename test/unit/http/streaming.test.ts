@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { jest } from '@jest/globals';
 import type { Context } from 'aws-lambda';
-import { installStreamingRuntime, splitPrelude } from '../../../infra/local/lambda-streaming.ts';
-import type { FollowEvent } from '../../../shared/domain/deployments/log-follow.ts';
-import { eventStream, eventText, wantsEventStream } from '../../../shared/http/answers/event-stream.ts';
-import { streamedEndpoint } from '../../../shared/http/answers/streaming.ts';
-import type { ProxyEvent } from '../../../shared/http/types.ts';
+import { installStreamingRuntime, splitPrelude } from '#infra/local/lambda-streaming.ts';
+import type { FollowEvent } from '#shared/domain/deployments/log-follow.ts';
+import { eventStream, eventText, wantsEventStream } from '#shared/http/answers/event-stream.ts';
+import { streamedEndpoint } from '#shared/http/answers/streaming.ts';
+import type { ProxyEvent } from '#shared/http/types.ts';
 
 // The streaming adapter (a chain's result written through Lambda's response stream) with the stand-in
 // for the runtime, and the event stream's text.

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { parseInput } from '../../../shared/http/input/validate-input.ts';
-import { ValidationError } from '../../../shared/model/errors.ts';
+import { parseInput } from '#shared/http/input/validate-input.ts';
+import { ValidationError } from '#shared/model/errors.ts';
 
 // parseInput: the first problem of a request part as the contract's validation_error, naming the
 // field by its dotted path and saying what is wrong in plain words.

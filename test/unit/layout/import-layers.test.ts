@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { forbiddenFor, LAYERS, specifiersOf, upwardImports } from '../../../infra/scripts/import-layers.ts';
+import { forbiddenFor, LAYERS, specifiersOf, upwardImports } from '#infra/scripts/import-layers.ts';
 
 // The layers of shared/ are enforced by Biome (`npm run check`); these keep biome.json's lists equal
 // to the one layer order, and the counting script honest.

@@ -1,4 +1,4 @@
-import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../../shared/model/api-key-format.ts';
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
 
 describe('API keys', () => {
   it('carry the greppable prefix, 38 base62 characters and a valid checksum', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditActions } from '../../../shared/model/audit.ts';
+import { auditActions } from '#shared/model/audit.ts';
 
 // docs/audit-log.md's table of actions tells users what each event means; shared/model/audit.ts is
 // the list events are made from. The table must name exactly those actions, in order, each with the

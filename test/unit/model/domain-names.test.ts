@@ -1,6 +1,6 @@
-import { challengeValueOf, normaliseDomainName } from '../../../shared/model/domain-names.ts';
-import { FIRST_CHECK_DELAY_MS, MAX_CHECK_DELAY_MS, nextCheckAtMs } from '../../../shared/model/domains.ts';
-import { isPublicSuffix } from '../../../shared/model/public-suffixes.ts';
+import { challengeValueOf, normaliseDomainName } from '#shared/model/domain-names.ts';
+import { FIRST_CHECK_DELAY_MS, MAX_CHECK_DELAY_MS, nextCheckAtMs } from '#shared/model/domains.ts';
+import { isPublicSuffix } from '#shared/model/public-suffixes.ts';
 
 // Custom domains' names as stored, and when a pending one is checked next. (Over HTTP, with the 400s
 // they answer: test/integration/domains.test.ts.)

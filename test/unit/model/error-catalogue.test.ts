@@ -1,16 +1,16 @@
-import { errorResponse } from '../../../shared/http/answers/error-response.ts';
+import { errorResponse } from '#shared/http/answers/error-response.ts';
 import {
   MethodNotAllowedError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
-} from '../../../shared/http/answers/http-errors.ts';
+} from '#shared/http/answers/http-errors.ts';
 import {
   type ErrorCode,
   errorCatalogue,
   errorCodes,
   fixedMessageOf,
   MAX_REQUEST_BODY_BYTES,
-} from '../../../shared/model/error-catalogue.ts';
+} from '#shared/model/error-catalogue.ts';
 import {
   ConflictError,
   ForbiddenError,
@@ -19,7 +19,7 @@ import {
   RateLimitedError,
   UnauthorizedError,
   ValidationError,
-} from '../../../shared/model/errors.ts';
+} from '#shared/model/errors.ts';
 
 // The one check of the mapping: every code of the catalogue, from the error that carries it to the
 // answer. A new code without a thrown example here fails to compile (the record is total).

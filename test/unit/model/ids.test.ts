@@ -1,5 +1,5 @@
-import { newId, timeOfId } from '../../../shared/model/ids.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
+import { newId, timeOfId } from '#shared/model/ids.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 
 describe('ids', () => {

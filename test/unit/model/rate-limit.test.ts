@@ -1,4 +1,4 @@
-import { allowance, retryAfterSeconds, windowAt } from '../../../shared/model/rate-limit.ts';
+import { allowance, retryAfterSeconds, windowAt } from '#shared/model/rate-limit.ts';
 
 // The arithmetic behind X-RateLimit-*: windows aligned to multiples of their length, what is left,
 // and how long to wait.

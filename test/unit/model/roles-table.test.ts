@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { permissionsOf, TEAM_ROLES, type TeamRole } from '../../../shared/model/roles.ts';
+import { permissionsOf, TEAM_ROLES, type TeamRole } from '#shared/model/roles.ts';
 
 // docs/teams.md's roles table says what each role adds to the one before it; shared/model/roles.ts
 // is what the checks and `GET /roles` read. The table must say exactly that, role by role, in order.

@@ -1,4 +1,4 @@
-import { allows, coversAll, scopesOf } from '../../../shared/model/scopes.ts';
+import { allows, coversAll, scopesOf } from '#shared/model/scopes.ts';
 
 // What each scope allows, and what a key may give the keys it makes.
 

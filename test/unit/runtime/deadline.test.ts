@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { requestBudgetMs, withDeadline } from '../../../shared/runtime/deadline.ts';
+import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { overrideSettings } from '../../support/settings.ts';
 
 // A store that accepts connections and never answers: the case where only timers can end a call.
@@ -9,7 +9,7 @@ import { overrideSettings } from '../../support/settings.ts';
 let stalled: Server;
 const sockets: Socket[] = [];
 let restoreSettings: () => void;
-let db: typeof import('../../../shared/db/client.ts').db;
+let db: typeof import('#shared/db/client.ts').db;
 
 beforeAll(async () => {
   stalled = createServer((socket) => {
@@ -18,7 +18,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
   const { port } = stalled.address() as AddressInfo;
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}` });
-  ({ db } = await import('../../../shared/db/client.ts'));
+  ({ db } = await import('#shared/db/client.ts'));
 });
 
 afterAll(async () => {

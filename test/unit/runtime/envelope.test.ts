@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { KMS_KEY_VARIABLE, LOCAL_KEY_VARIABLE, seal, unseal } from '../../../shared/runtime/envelope.ts';
+import { KMS_KEY_VARIABLE, LOCAL_KEY_VARIABLE, seal, unseal } from '#shared/runtime/envelope.ts';
 import { type KmsStandIn, startKmsStandIn } from '../../support/kms-stand-in.ts';
 
 // Envelope encryption of stored values: locally under a kept key, in AWS under KMS data keys (here a

@@ -1,4 +1,4 @@
-import { decryptDataKey, generateDataKey } from '../../../shared/runtime/kms.ts';
+import { decryptDataKey, generateDataKey } from '#shared/runtime/kms.ts';
 import { type KmsStandIn, startKmsStandIn } from '../../support/kms-stand-in.ts';
 
 // The KMS calls behave like the SDK's clients' (shared/runtime/aws-json-client.ts): here, against a

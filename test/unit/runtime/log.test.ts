@@ -5,10 +5,10 @@ import { overrideSettings } from '../../support/settings.ts';
 // for this suite (the run keeps access lines silent; LOG_LEVEL is read when the modules load).
 
 let restoreSettings: () => void;
-let log: typeof import('../../../shared/runtime/log.ts');
+let log: typeof import('#shared/runtime/log.ts');
 beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
-  log = await import('../../../shared/runtime/log.ts');
+  log = await import('#shared/runtime/log.ts');
 });
 afterAll(() => restoreSettings());
 

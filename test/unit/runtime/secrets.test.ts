@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { decodeCursor, encodeCursor } from '../../../shared/db/cursor.ts';
-import { clock } from '../../../shared/runtime/clock.ts';
-import { arnVariableOf, forgetSecrets, secrets, secretVersions } from '../../../shared/runtime/secrets.ts';
+import { decodeCursor, encodeCursor } from '#shared/db/cursor.ts';
+import { clock } from '#shared/runtime/clock.ts';
+import { arnVariableOf, forgetSecrets, secrets, secretVersions } from '#shared/runtime/secrets.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { type StandInSecrets, startSecretsExtension } from '../../support/secrets-extension.ts';
 

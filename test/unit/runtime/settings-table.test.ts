@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_BUILDER_DELAY_MS } from '../../../infra/local/builder.ts';
-import { DEFAULT_SCHEDULE_INTERVAL_MS } from '../../../infra/local/schedules.ts';
-import { DEFAULT_DOMAIN_CHECK_TIMEOUT_MS } from '../../../shared/domain/custom-domains/settings.ts';
-import { DEFAULT_DOMAIN_TARGET } from '../../../shared/model/domains.ts';
-import { ConfigSchema } from '../../../shared/runtime/config.ts';
-import { retryBaseSeconds } from '../../../shared/webhooks/retry-schedule.ts';
+import { DEFAULT_BUILDER_DELAY_MS } from '#infra/local/builder.ts';
+import { DEFAULT_SCHEDULE_INTERVAL_MS } from '#infra/local/schedules.ts';
+import { DEFAULT_DOMAIN_CHECK_TIMEOUT_MS } from '#shared/domain/custom-domains/settings.ts';
+import { DEFAULT_DOMAIN_TARGET } from '#shared/model/domains.ts';
+import { ConfigSchema } from '#shared/runtime/config.ts';
+import { retryBaseSeconds } from '#shared/webhooks/retry-schedule.ts';
 
 // docs/running-locally.md's settings table states each default; the code declares it. Every setting
 // of the config schema must have a row, and every default the code declares must be the row's.

@@ -1,4 +1,4 @@
-import { sendMessageBatch } from '../../../shared/webhooks/sqs.ts';
+import { sendMessageBatch } from '#shared/webhooks/sqs.ts';
 import { startSqsStandIn } from '../../support/sqs-stand-in.ts';
 
 // The webhook functions' one SQS call (shared/webhooks/sqs.ts), made as the SDK's SQS client made it:
