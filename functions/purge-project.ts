@@ -1,8 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { purgeProjectDomains } from '#shared/db/custom-domains/domains.ts';
 import { purgeProjectDeployments } from '#shared/db/deployments/writes.ts';
-import { purgeProjectDomains } from '#shared/db/domains.ts';
 import { purgeEnvironment } from '#shared/db/environment/snapshots.ts';
 import { clock } from '#shared/runtime/clock.ts';
 

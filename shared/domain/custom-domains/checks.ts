@@ -1,4 +1,4 @@
-import type { DomainRecord, StoredDomain } from '#shared/db/domains.ts';
+import type { DomainRecord, StoredDomain } from '#shared/db/custom-domains/domains.ts';
 import { challengeNameOf, challengeValueOf } from '#shared/model/domain-names.ts';
 import { nextCheckAtMs } from '#shared/model/domains.ts';
 import { type Answer, startLookups } from './dns.ts';

@@ -1,4 +1,5 @@
-import * as store from '#shared/db/domains.ts';
+import * as claims from '#shared/db/custom-domains/claims.ts';
+import * as store from '#shared/db/custom-domains/domains.ts';
 import { reaches } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { normaliseDomainName } from '#shared/model/domain-names.ts';
@@ -13,7 +14,7 @@ import { domainSettings } from './settings.ts';
 
 // Adding a custom domain to a project: the name normalised and checked (the Public Suffix List is
 // loaded by this module alone), then claimed in one transaction that also checks the project and
-// its limit (shared/db/domains.ts). Nothing is looked up in DNS yet: the record to create is only
+// its limit (shared/db/custom-domains/domains.ts). Nothing is looked up in DNS yet: the record to create is only
 // known from the answer; the first background check comes a minute later, or a `verify` at once.
 
 const projectNotFound = (id: string) => new NotFoundError(`Project ${id} was not found`);
@@ -36,13 +37,13 @@ function acceptableName(given: string): string {
  * expiry), takes it over from that claim in one conditional write: a name never verified is held
  * for 7 days, not for as long as its item lasts.
  */
-async function claimOrTakeOver(ownerId: string, domain: store.StoredDomain): Promise<store.ClaimOutcome> {
-  const outcome = await store.claimDomain(ownerId, domain, MAX_DOMAINS_PER_PROJECT);
+async function claimOrTakeOver(ownerId: string, domain: store.StoredDomain): Promise<claims.ClaimOutcome> {
+  const outcome = await claims.claimDomain(ownerId, domain, MAX_DOMAINS_PER_PROJECT);
   if (outcome !== 'taken') return outcome;
   const holder = await store.findDomain(domain.name);
   const now = new Date(clock.now()).toISOString();
-  if (!holder || !store.hasLapsed(holder, now)) return outcome;
-  return store.takeOverLapsed(ownerId, domain, holder, MAX_DOMAINS_PER_PROJECT, now);
+  if (!holder || !claims.hasLapsed(holder, now)) return outcome;
+  return claims.takeOverLapsed(ownerId, domain, holder, MAX_DOMAINS_PER_PROJECT, now);
 }
 
 /**

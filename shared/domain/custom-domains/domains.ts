@@ -1,5 +1,5 @@
 import { asSystemChange } from '#shared/db/audit/system-changes.ts';
-import * as store from '#shared/db/domains.ts';
+import * as store from '#shared/db/custom-domains/domains.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { getProject } from '#shared/domain/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
@@ -15,7 +15,7 @@ import { domainSettings } from './settings.ts';
 // caller's partition like every sub-resource of a project: another's project, or a name it does not
 // hold, is the same 404 as none. Adding one is shared/domain/custom-domains/claims.ts.
 
-export type { Domain } from '#shared/db/domains.ts';
+export type { Domain } from '#shared/db/custom-domains/domains.ts';
 
 const domainNotFound = (name: string) => new NotFoundError(`Domain ${name} was not found`);
 

@@ -1,6 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod/mini';
+import { db } from '#shared/db/client.ts';
+import { conditionally, transactWrite } from '#shared/db/conditional.ts';
+import { forEachPage, type Page, queryPage } from '#shared/db/pages.ts';
+import { indexes, tableName } from '#shared/db/tables.ts';
+import { updateExpression } from '#shared/db/update-expression.ts';
 import { DOMAIN_STATES, type DomainState, RECORD_STATES } from '#shared/model/domains.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
@@ -8,20 +12,14 @@ import type {
   DomainRecord as DomainRecordSchema,
   Domain as DomainSchema,
 } from '#shared/schemas/domain-resources.ts';
-import { db } from './client.ts';
-import { conditionally, transactWrite, transactWriteConditions } from './conditional.ts';
-import { forEachPage, type Page, queryPage } from './pages.ts';
-import { table as projectsTable } from './projects.ts';
-import { indexes, tableName } from './tables.ts';
-import { updateExpression } from './update-expression.ts';
 
-// Custom domains, one item per name (`pk` = the name): the key is the name, so a second claim of it,
+// Custom domains, one item per name (a claim of one, in one transaction: claims.ts) (`pk` = the name): the key is the name, so a second claim of it,
 // from any project of anyone, fails one condition. One item per project (`pk` = COUNT_PREFIX + its
 // id) counts its names: a claim increments it under the limit in the same transaction as its put, a
 // removal decrements it with its delete. A pending domain carries `checkQueue`, which puts it in the
 // `dueChecks` index by `nextCheckAt`; verifying or expiring it removes the attribute, and the entry.
 
-const table = (): string => tableName('domains');
+export const table = (): string => tableName('domains');
 
 const COUNT_PREFIX = 'project#';
 /** The one value of `checkQueue`: every pending domain is in the one queue. */
@@ -37,7 +35,7 @@ export interface StoredDomain extends Domain {
   checks: number;
 }
 
-const countKey = (projectId: string) => ({ pk: `${COUNT_PREFIX}${projectId}` });
+export const countKey = (projectId: string) => ({ pk: `${COUNT_PREFIX}${projectId}` });
 
 const optionalString = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -80,7 +78,7 @@ export const isDomainItem = (image: Record<string, unknown>): boolean =>
   typeof image.pk === 'string' && !image.pk.startsWith(COUNT_PREFIX) && typeof image.projectId === 'string';
 
 /** The attributes a domain item carries besides its shown fields, from its state. */
-function itemOf(domain: StoredDomain): Record<string, unknown> {
+export function itemOf(domain: StoredDomain): Record<string, unknown> {
   const { name, verifiedAt, lastCheckedAt, nextCheckAt, ...rest } = domain;
   return {
     pk: name,
@@ -91,127 +89,6 @@ function itemOf(domain: StoredDomain): Record<string, unknown> {
     ...(nextCheckAt === null ? {} : { nextCheckAt }),
     ...(domain.status === 'pending' ? { checkQueue: PENDING_QUEUE } : {}),
   };
-}
-
-export type ClaimOutcome = 'claimed' | 'no-project' | 'limit' | 'taken';
-
-/** The checks every claim makes: the project still exists, and holds fewer than `max` names. */
-function projectChecks(ownerId: string, projectId: string, max: number) {
-  return [
-    {
-      ConditionCheck: {
-        TableName: projectsTable(),
-        Key: { ownerId, id: projectId },
-        ConditionExpression: 'attribute_exists(id)',
-      },
-    },
-    {
-      Update: {
-        TableName: table(),
-        Key: countKey(projectId),
-        UpdateExpression: 'SET #domains = if_not_exists(#domains, :zero) + :one',
-        ConditionExpression: 'attribute_not_exists(#domains) OR #domains < :max',
-        ExpressionAttributeNames: { '#domains': 'domains' },
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': max },
-      },
-    },
-  ];
-}
-
-/**
- * Whether a claim has lapsed at `now` (ISO): marked expired, or still pending past its expiry (the
- * background check that marks it may not have come yet). Such a claim holds its name for no one.
- */
-export const hasLapsed = (domain: Pick<Domain, 'status' | 'expiresAt'>, now: string): boolean =>
-  domain.status === 'expired' || (domain.status === 'pending' && domain.expiresAt <= now);
-
-/**
- * Takes a name over from a lapsed claim (hasLapsed) of `lapsed.projectId`, in one transaction: the
- * same checks as a first claim, the item replaced on the condition that it is still that lapsed
- * claim, and the name no longer counted for the project that let it lapse. 'taken' when the claim
- * was verified, removed or taken by someone else meanwhile.
- */
-export async function takeOverLapsed(
-  ownerId: string,
-  domain: StoredDomain,
-  lapsed: Pick<Domain, 'projectId' | 'createdAt'>,
-  max: number,
-  now: string,
-): Promise<ClaimOutcome> {
-  const token = randomBytes(16).toString('hex');
-  const sameProject = lapsed.projectId === domain.projectId;
-  const failed = await transactWriteConditions(
-    (attempt) => ({
-      ClientRequestToken: `${token}-${attempt}`,
-      TransactItems: [
-        // Its own lapsed name again: the count holds it already (and one transaction may not
-        // touch the count item twice).
-        ...projectChecks(ownerId, domain.projectId, max).slice(0, sameProject ? 1 : 2),
-        {
-          Put: {
-            TableName: table(),
-            Item: itemOf(domain),
-            ConditionExpression:
-              'projectId = :lapsedProject AND createdAt = :lapsedAt AND (#status = :expired OR (#status = :pending AND expiresAt <= :now))',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':lapsedProject': lapsed.projectId,
-              ':lapsedAt': lapsed.createdAt,
-              ':expired': 'expired',
-              ':pending': 'pending',
-              ':now': now,
-            },
-          },
-        },
-        ...(sameProject
-          ? []
-          : [
-              {
-                Update: {
-                  TableName: table(),
-                  Key: countKey(lapsed.projectId),
-                  UpdateExpression: 'SET #domains = #domains - :one',
-                  ConditionExpression: '#domains > :zero',
-                  ExpressionAttributeNames: { '#domains': 'domains' },
-                  ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
-                },
-              },
-            ]),
-      ],
-    }),
-    // The lapsed project's count gone (its project purged meanwhile, which removes the name too):
-    // taken for now, and free to claim once the purge is through.
-    sameProject ? [0, 1] : [0, 1, 2, 3],
-  );
-  if (failed === undefined) return 'claimed';
-  if (failed === 0) return 'no-project';
-  return !sameProject && failed === 1 ? 'limit' : 'taken';
-}
-
-/**
- * Claims a name for one of the owner's projects, in one transaction: the project still exists (a
- * claim racing its deletion cannot outlive it), the project holds fewer than `max` names, and no one
- * holds this one. Its token makes the SDK's retry of a lost answer a no-op.
- */
-export async function claimDomain(ownerId: string, domain: StoredDomain, max: number): Promise<ClaimOutcome> {
-  const token = randomBytes(16).toString('hex');
-  const failed = await transactWriteConditions(
-    (attempt) => ({
-      ClientRequestToken: `${token}-${attempt}`,
-      TransactItems: [
-        ...projectChecks(ownerId, domain.projectId, max),
-        {
-          Put: {
-            TableName: table(),
-            Item: itemOf(domain),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      ],
-    }),
-    [0, 1, 2],
-  );
-  return failed === undefined ? 'claimed' : ((['no-project', 'limit', 'taken'] as const)[failed] ?? 'taken');
 }
 
 /** The domain of that name, whoever holds it (callers check the project), or undefined. */
