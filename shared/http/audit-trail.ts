@@ -94,7 +94,7 @@ export function auditTrail(
   };
   const onError = async (request: EndpointRequest): Promise<void> => {
     if (!(request.error instanceof ForbiddenError)) return;
-    const caller = await refusedIn(route, request, readRole).catch(() => undefined);
+    const caller = await refusedIn(route, request, readRole);
     if (!caller) return;
     const action = route.audit ?? route.permission ?? route.operationId;
     await recordDenial(stampOf(route, request, caller, action), {
