@@ -13,7 +13,6 @@ const ALONE = [
   'test/unit/runtime/deadline.test.ts',
   'test/integration/ping-retries.test.ts',
   'test/integration/domain-silent-dns.test.ts',
-  'clients/typescript/test/retries.test.ts',
   // Hold many concurrent requests on one key (250; 30 racing for one key ledger), each within the
   // request deadline: on two busy cores the last of them passed it (a 500 in a parallel run), though
   // every count was exact.

@@ -53,98 +53,79 @@ const browser = (): string => {
   return chromium;
 };
 
-describe('GET /docs in headless Chromium', () => {
+// One server and one render for both describes' checks: each `npm start` runs a DynamoDB Local of its
+// own, and each render a Chromium, the two costliest things this file does.
+describe('GET /docs in headless Chromium, from `npm start` on another port than 3000', () => {
   let server: LocalServer;
   let proxy: RecordingProxy;
+  let page: RenderedPage;
+  const screenshot = join(ARTIFACTS, 'docs-page.png');
   beforeAll(async () => {
     server = await startNpmStart();
     proxy = await startRecordingProxy(server.backendUrl);
-  }, STARTED_WITHIN_MS + 10_000);
+    await mkdir(ARTIFACTS, { recursive: true });
+    page = await renderPage(browser(), `${server.backendUrl}/docs`, {
+      proxyUrl: proxy.url,
+      screenshotPath: screenshot,
+      // Tall enough for the description and every operation in one picture.
+      windowSize: { width: 1280, height: 3000 },
+    });
+  }, STARTED_WITHIN_MS + BROWSER_TIMEOUT_MS);
   afterAll(async () => {
     await proxy?.close();
     await server?.stop();
   });
 
-  it(
-    'shows every operation by its operationId, loading nothing from off the machine',
-    async () => {
-      await mkdir(ARTIFACTS, { recursive: true });
-      const screenshot = join(ARTIFACTS, 'docs-page.png');
-      const page = await renderPage(browser(), `${server.backendUrl}/docs`, {
-        proxyUrl: proxy.url,
-        screenshotPath: screenshot,
-        // Tall enough for the description and every operation in one picture.
-        windowSize: { width: 1280, height: 3000 },
-      });
-      const traffic = trafficOf(page, proxy, server.backendUrl);
-      const record = {
-        pageRequests: traffic.pageUrls,
-        chromium: page.requests,
-        throughProxy: proxy.requests,
-      };
-      await writeFile(join(ARTIFACTS, 'docs-page-requests.json'), `${JSON.stringify(record, null, 2)}\n`);
+  it('shows every operation by its operationId, loading nothing from off the machine', async () => {
+    const traffic = trafficOf(page, proxy, server.backendUrl);
+    const record = {
+      pageRequests: traffic.pageUrls,
+      chromium: page.requests,
+      throughProxy: proxy.requests,
+    };
+    await writeFile(join(ARTIFACTS, 'docs-page-requests.json'), `${JSON.stringify(record, null, 2)}\n`);
 
-      // The routes' operations, and the webhooks' (the deliveries the document describes).
-      const operationIds = [
-        ...routes.flatMap((route) => (route.operationId ? [route.operationId] : [])),
-        ...Object.values(webhookEntries()).flatMap((entry) =>
-          entry?.post?.operationId ? [entry.post.operationId] : [],
-        ),
-      ];
-      expect(operationIds.length).toBeGreaterThan(0);
-      expect(renderedOperationIds(page.dom).sort()).toEqual([...operationIds].sort());
+    // The routes' operations, and the webhooks' (the deliveries the document describes).
+    const operationIds = [
+      ...routes.flatMap((route) => (route.operationId ? [route.operationId] : [])),
+      ...Object.values(webhookEntries()).flatMap((entry) =>
+        entry?.post?.operationId ? [entry.post.operationId] : [],
+      ),
+    ];
+    expect(operationIds.length).toBeGreaterThan(0);
+    expect(renderedOperationIds(page.dom).sort()).toEqual([...operationIds].sort());
 
-      // The page asked only the local server for anything, and every such request went through
-      // the recorder (so loopback traffic was not exempt from it). Whatever Chromium tried for
-      // itself (update checks, autofill) the recorder refused: it forwards to one origin only,
-      // which the next test shows. The full record is kept next to the screenshot.
-      expect(traffic.offMachine).toEqual([]);
-      expect(traffic.pageUrls).toEqual(
-        expect.arrayContaining([`${server.backendUrl}/docs`, `${server.backendUrl}/openapi.json`]),
-      );
-      expect(traffic.forwarded).toEqual(expect.arrayContaining(traffic.pageUrls));
-      const statusOf = (path: string) =>
-        proxy.requests.find((request) => request.target === `${server.backendUrl}${path}`)?.status;
-      expect([statusOf('/docs'), statusOf('/openapi.json')]).toEqual([200, 200]);
-    },
-    BROWSER_TIMEOUT_MS,
-  );
-});
-
-describe('"Try it out" on the docs page of `npm start` on another port than 3000', () => {
-  let server: LocalServer;
-  let proxy: RecordingProxy;
-  beforeAll(async () => {
-    server = await startNpmStart();
-    proxy = await startRecordingProxy(server.backendUrl);
-  }, STARTED_WITHIN_MS + 10_000);
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.stop();
+    // The page asked only the local server for anything, and every such request went through
+    // the recorder (so loopback traffic was not exempt from it). Whatever Chromium tried for
+    // itself (update checks, autofill) the recorder refused: it forwards to one origin only,
+    // which the last test shows. The full record is kept next to the screenshot.
+    expect(traffic.offMachine).toEqual([]);
+    expect(traffic.pageUrls).toEqual(
+      expect.arrayContaining([`${server.backendUrl}/docs`, `${server.backendUrl}/openapi.json`]),
+    );
+    expect(traffic.forwarded).toEqual(expect.arrayContaining(traffic.pageUrls));
+    const statusOf = (path: string) =>
+      proxy.requests.find((request) => request.target === `${server.backendUrl}${path}`)?.status;
+    expect([statusOf('/docs'), statusOf('/openapi.json')]).toEqual([200, 200]);
   });
 
-  it(
-    "computes the request URLs from that server's port, for both groups",
-    async () => {
-      expect(new URL(server.backendUrl).port).not.toBe('3000');
-      const page = await renderPage(browser(), `${server.backendUrl}/docs`, { proxyUrl: proxy.url });
-      // Swagger UI shows the URL "Try it out" sends to as the servers block's computed URL: the
-      // document's first server, the platform group's {base_url}.
-      const computed = [...page.dom.matchAll(/Computed URL:\s*<code>([^<]*)<\/code>/g)].map(
-        (match) => match[1],
-      );
-      expect(computed).toEqual([`${server.backendUrl}/v1`]);
-      // The backend group's operations carry their own server, {backend_url}, from the same document.
-      const served = (await (await fetch(`${server.backendUrl}/openapi.json`)).json()) as {
-        servers: { variables: Record<string, { default: string }> }[];
-      };
-      expect(served.servers.map(({ variables }) => Object.values(variables)[0]?.default)).toEqual([
-        `${server.backendUrl}/v1`,
-        server.backendUrl,
-      ]);
-    },
-    BROWSER_TIMEOUT_MS,
-  );
+  it('"Try it out" computes the request URLs from that server\'s port, for both groups', async () => {
+    expect(new URL(server.backendUrl).port).not.toBe('3000');
+    // Swagger UI shows the URL "Try it out" sends to as the servers block's computed URL: the
+    // document's first server, the platform group's {base_url}.
+    const computed = [...page.dom.matchAll(/Computed URL:\s*<code>([^<]*)<\/code>/g)].map(
+      (match) => match[1],
+    );
+    expect(computed).toEqual([`${server.backendUrl}/v1`]);
+    // The backend group's operations carry their own server, {backend_url}, from the same document.
+    const served = (await (await fetch(`${server.backendUrl}/openapi.json`)).json()) as {
+      servers: { variables: Record<string, { default: string }> }[];
+    };
+    expect(served.servers.map(({ variables }) => Object.values(variables)[0]?.default)).toEqual([
+      `${server.backendUrl}/v1`,
+      server.backendUrl,
+    ]);
+  });
 });
 
 describe('the off-machine check itself', () => {

@@ -26,6 +26,24 @@ const synthesized = (props: PlatformStackProps = {}): Template => {
   return Template.fromJSON(flattenedStack(other, 'PlatformStack'));
 };
 
+/**
+ * The stack with every setting the tests below change from its default, made once on first use: each
+ * synthesis of the whole stack costs seconds of CPU, and the settings touch different resources, so
+ * each test reads its own setting's effect, and none of the others', in the one template.
+ */
+let configuredTemplate: Template | undefined;
+const configured = (): Template => {
+  configuredTemplate ??= synthesized({
+    ...stackSettingsOf((key) => (key === 'logRetentionDays' ? '90' : undefined)).props,
+    authReservedConcurrency: 5,
+    heldOpenReservedConcurrency: false,
+    alarmThresholds: { serverErrorPercent: 5, p99LatencyMs: 1000 },
+    alarmEmail: 'oncall@example.com',
+    routeMetrics: true,
+  });
+  return configuredTemplate;
+};
+
 // ---- The template's shapes, as far as these tests read them ------------------------------------------
 
 interface CfnResource<P> {
@@ -819,7 +837,7 @@ describe('PlatformStack, hardened', () => {
     });
   });
 
-  it('reserves concurrency for the /auth/* functions only when asked to, and for the held-open ones by default', () => {
+  it('reserves 200 executions for the followed log and 100 for the wait by default (300 of the default 1,000), and for the /auth/* functions only when asked to', () => {
     const reservedOf = (synthesized: Template) =>
       Object.fromEntries(
         Object.values(
@@ -828,33 +846,15 @@ describe('PlatformStack, hardened', () => {
           .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
           .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]),
       );
-    const heldOpen = {
+    expect(reservedOf(template)).toEqual({
       [describeFunction('list-deployment-logs')]: 200,
       [describeFunction('wait-for-deployment')]: 100,
-    };
-    expect(reservedOf(template)).toEqual(heldOpen);
-    const asked = synthesized({ authReservedConcurrency: 5 });
-    expect(reservedOf(asked)).toEqual({
-      ...heldOpen,
+    });
+    // authReservedConcurrency: 5 and heldOpenReservedConcurrency: false.
+    expect(reservedOf(configured())).toEqual({
       [describeFunction('register')]: 5,
       [describeFunction('login')]: 5,
     });
-  });
-
-  it('reserves 200 executions for the followed log and 100 for the wait, 300 of the default 1,000, unless turned off', () => {
-    const reserved = (synthesized: Template) =>
-      Object.values(
-        synthesized.findResources('AWS::Lambda::Function') as Record<string, CfnResource<FunctionProps>>,
-      )
-        .filter((fn) => fn.Properties.ReservedConcurrentExecutions !== undefined)
-        .map((fn) => [fn.Properties.Description, fn.Properties.ReservedConcurrentExecutions]);
-    expect(reserved(template)).toEqual(
-      expect.arrayContaining([
-        [describeFunction('list-deployment-logs'), 200],
-        [describeFunction('wait-for-deployment'), 100],
-      ]),
-    );
-    expect(reserved(synthesized({ heldOpenReservedConcurrency: false }))).toEqual([]);
   });
 
   it('synthesizes two stages side by side in one app with distinct names', () => {
@@ -865,8 +865,11 @@ describe('PlatformStack, hardened', () => {
     });
     if (!production || !staging) throw new Error('Two stacks expected');
     expect([production.stackName, staging.stackName]).toEqual(['PlatformStack', 'PlatformStack-staging']);
+    // One synthesis of the app for both (Template.fromStack synthesizes it again at each call).
+    app2.synth();
+    const templateOf = (stack: PlatformStack) => Template.fromJSON(flattenedStack(app2, stack.stackName));
     const namesOf = (stack: PlatformStack) => {
-      const synthesized = Template.fromStack(stack);
+      const synthesized = templateOf(stack);
       return [
         ...Object.values(synthesized.findResources('AWS::ApiGateway::RestApi')).map(
           (api) => api.Properties.Name,
@@ -880,7 +883,7 @@ describe('PlatformStack, hardened', () => {
       'BackendApi-staging',
       'PlatformStack-staging-edge',
     ]);
-    expect(Template.fromStack(staging).findOutputs('Stage')).toEqual({
+    expect(templateOf(staging).findOutputs('Stage')).toEqual({
       Stage: expect.objectContaining({ Value: 'staging' }),
     });
     expect(
@@ -979,11 +982,7 @@ describe('PlatformStack, operable', () => {
   });
 
   it('takes alarm thresholds and an email subscription from its settings', () => {
-    const configured = synthesized({
-      alarmThresholds: { serverErrorPercent: 5, p99LatencyMs: 1000 },
-      alarmEmail: 'oncall@example.com',
-    });
-    const thresholds = Object.values(configured.findResources('AWS::CloudWatch::Alarm')).map(
+    const thresholds = Object.values(configured().findResources('AWS::CloudWatch::Alarm')).map(
       (alarm) => `${alarm.Properties.AlarmDescription} ${alarm.Properties.Threshold}`,
     );
     expect(thresholds).toContain(
@@ -992,7 +991,7 @@ describe('PlatformStack, operable', () => {
     expect(thresholds).toContain(
       "The Backend API's p99 latency is above 1000 ms, in 2 of 3 5-minute periods with 100 requests or more 1000",
     );
-    configured.hasResourceProperties('AWS::SNS::Subscription', {
+    configured().hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'oncall@example.com',
     });
@@ -1000,13 +999,8 @@ describe('PlatformStack, operable', () => {
   });
 
   it("has one dashboard, with every route's own metrics under the stack's name when routeMetrics is on", () => {
-    const perRoute = Template.fromStack(
-      new PlatformStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'PlatformStack', {
-        routeMetrics: true,
-      }),
-    );
     const dashboards = Object.entries(
-      perRoute.findResources('AWS::CloudWatch::Dashboard') as Record<
+      configured().findResources('AWS::CloudWatch::Dashboard') as Record<
         string,
         CfnResource<{ DashboardBody: unknown }>
       >,
@@ -1034,11 +1028,9 @@ describe('PlatformStack, operable', () => {
     // logs, WAF's.
     expect(retentions.length).toBe(handlers().length + consumerHandlers().length + 5);
     expect(new Set(retentions)).toEqual(new Set([30]));
-    const { props } = stackSettingsOf((key) => (key === 'logRetentionDays' ? '90' : undefined));
-    const longer = synthesized(props);
     expect(
       new Set(
-        Object.values(longer.findResources('AWS::Logs::LogGroup')).map(
+        Object.values(configured().findResources('AWS::Logs::LogGroup')).map(
           (group) => group.Properties.RetentionInDays,
         ),
       ),

@@ -9,13 +9,16 @@ import { type LocalWebhookQueue, startLocalWebhookQueue } from '../../../infra/l
 import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
 import { newCaller } from '../../../test/support/users.ts';
+import { type Env, inProcessCli } from './support/in-process.ts';
 
-// The CLI as a user runs it: its own process (stdin not a terminal), against the local gateway over
-// HTTP, with a config folder of its own. Every --json output is parsed and checked.
+// The CLI against the local gateway over HTTP, with a config folder of its own; every --json output
+// is parsed and checked. The commands run in this process with recording streams (support/in-process.ts):
+// a Node process per command cost a second of CPU each. The first test runs `platform` as the user
+// does, its own process, to show what main.ts wires up: exit codes, stdout and stdin.
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
-// Each command is a process of its own: on two busy cores a test of ten commands takes a while.
-const slowly = (name: string, test: () => Promise<void>) => it(name, test, 120_000);
+// A test of ten commands against a gateway on two busy cores.
+const slowly = (name: string, test: () => Promise<void>) => it(name, test, 60_000);
 
 let gateway: TestGateway;
 let home: string;
@@ -39,30 +42,42 @@ interface Run {
   json: unknown;
 }
 
-/** Runs `platform <args>` with a fresh environment: the gateway's URLs, a config folder, and `env`; `stdin` piped in. */
-function platform(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<Run> {
-  const environment = {
+const parsed = (code: number, stdout: string, stderr: string): Run => {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {}
+  return { code, stdout, stderr, json };
+};
+
+/** The gateway's URLs and a config folder (CONFIG names it), then `env`. */
+const environment = (env: Env): Env => ({
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, env.CONFIG ?? 'config'),
+  PLATFORM_API_URL: gateway.baseUrl,
+  PLATFORM_BACKEND_URL: gateway.backendUrl,
+  ...env,
+});
+
+const { platformText } = inProcessCli(() => gateway);
+
+/** Runs `platform <args>` with the environment above and `stdin` piped in. */
+async function platform(args: string[], env: Env = {}, stdin?: string): Promise<Run> {
+  const { code, out, err } = await platformText(environment(env), args, stdin);
+  return parsed(code, out, err);
+}
+
+/** The same, as the user runs it: `platform` a process of its own, stdin not a terminal. */
+function platformProcess(args: string[], env: Env = {}, stdin = ''): Promise<Run> {
+  const variables = {
     PATH: process.env.PATH ?? '',
     // Node's own, not the CLI's: the run's compile cache (test/support/global-setup.ts).
     ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, env.CONFIG ?? 'config'),
-    PLATFORM_API_URL: gateway.baseUrl,
-    PLATFORM_BACKEND_URL: gateway.backendUrl,
-    ...env,
+    ...environment(env),
   };
   return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [MAIN, ...args],
-      { env: environment },
-      (error, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(stdout);
-        } catch {}
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr, json });
-      },
+    const child = execFile(process.execPath, [MAIN, ...args], { env: variables }, (error, stdout, stderr) =>
+      resolve(parsed(error ? Number(error.code) : 0, stdout, stderr)),
     );
     child.stdin?.end(stdin);
   });
@@ -75,14 +90,14 @@ const asKey = async (options: Parameters<typeof newCaller>[0] = {}) => {
 
 describe('platform', () => {
   slowly(
-    'prints its usage, and refuses an unknown command or flag with usage_error and exit code 2',
+    'as its own process: prints its usage, and refuses an unknown command or flag with usage_error and exit code 2',
     async () => {
-      const help = await platform(['--help']);
+      const help = await platformProcess(['--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(
         'platform deploy <project id or name> [--branch <branch>] [--target production|preview] [--wait]',
       );
-      expect(await platform(['frobnicate', '--json'])).toMatchObject({
+      expect(await platformProcess(['frobnicate', '--json'])).toMatchObject({
         code: 2,
         json: { error: 'usage_error', message: expect.stringContaining('Unknown command') },
       });
@@ -424,8 +439,8 @@ describe('platform', () => {
         code: 0,
         json: { id, deleted: true },
       });
-      // The whole set from stdin: TOKEN goes, no value comes back.
-      const replaced = await platform(
+      // The whole set from the process's stdin: TOKEN goes, no value comes back.
+      const replaced = await platformProcess(
         ['env', 'replace', 'envs', '--file', '-', '--secrets', 'KEY', '--yes', '--json'],
         env,
         'KEY="piped s3cr3t"\nMODE=dev\n',

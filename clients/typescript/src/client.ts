@@ -20,6 +20,21 @@ export interface ClientOptions {
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
   /** Retries after the first attempt (network errors, 429, 5xx; never PATCH or a POST without its key). */
   maxRetries?: number;
+  /**
+   * Called before each retry with what it waits for and why (a status, or the network error): for
+   * logs and metrics. The wait is the answer's Retry-After where it has one, else the backoff.
+   */
+  onRetry?: (retry: RetryInfo) => void;
+}
+
+/** What `onRetry` is told: the attempt that failed (0 for the first), the wait before the next. */
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  /** The failed attempt's HTTP status; absent where it failed without an answer. */
+  status?: number;
+  /** Why it failed without an answer (fetch's error). */
+  error?: unknown;
 }
 
 type Row = OperationRow;
@@ -48,6 +63,7 @@ class Client {
   readonly backendUrl: string;
   readonly #fetch: NonNullable<ClientOptions['fetch']>;
   readonly #maxRetries: number;
+  readonly #onRetry: ClientOptions['onRetry'];
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -56,6 +72,7 @@ class Client {
     this.teamId = options.teamId;
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#maxRetries = options.maxRetries ?? 2;
+    this.#onRetry = options.onRetry;
     const groups = this as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>;
     for (const row of operationTable as readonly Row[]) {
       groups[row.group] ??= {};
@@ -149,7 +166,7 @@ class Client {
         response = await this.#fetch(url, init);
       } catch (error) {
         if (attempt >= maxRetries || options.signal?.aborted) throw error;
-        await sleep(backoff(attempt), options.signal);
+        await this.#retryAfter({ attempt, delayMs: backoff(attempt), error }, options.signal);
         continue;
       }
       if (response.ok) return this.#reply(row, response);
@@ -159,8 +176,14 @@ class Client {
       if (attempt >= maxRetries || (response.status !== 429 && response.status < 500 && !inProgress))
         throw await errorOf(response);
       await response.body?.cancel();
-      await sleep(retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt), options.signal);
+      const delayMs = retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt);
+      await this.#retryAfter({ attempt, delayMs, status: response.status }, options.signal);
     }
+  }
+
+  #retryAfter(retry: RetryInfo, signal: AbortSignal | undefined): Promise<void> {
+    this.#onRetry?.(retry);
+    return sleep(retry.delayMs, signal);
   }
 
   async #reply(row: Row, response: Response): Promise<unknown> {

@@ -1,5 +1,5 @@
 // @platform-api/client: a typed client of the platform API, on fetch alone.
-export { type ClientOptions, PlatformClient } from './client.ts';
+export { type ClientOptions, PlatformClient, type RetryInfo } from './client.ts';
 export * from './errors.ts';
 export type { FollowEvent, FollowOptions } from './follow.ts';
 export type { components, operations, paths } from './generated/openapi.ts';
