@@ -46,10 +46,5 @@ export async function startLocalSchedules(options: LocalScheduleOptions = {}): P
       }),
     );
   }
-  return {
-    stop: async () => void (await Promise.all(loops.map((loop) => loop.stop()))),
-    wake: () => {
-      for (const loop of loops) loop.wake();
-    },
-  };
+  return { stop: async () => void (await Promise.all(loops.map((loop) => loop.stop()))) };
 }

@@ -15,7 +15,6 @@ import { localClient } from './dynamodb-local.ts';
 import { matchesFilter } from './event-filter.ts';
 import { every } from './every.ts';
 import { runAs } from './iam/principal.ts';
-import { onStoreWrite } from './store-writes.ts';
 
 // The local stand-in for Lambda's DynamoDB stream event source: reads DynamoDB Local's streams
 // (its DynamoDB Streams API) and hands each batch of records to the consumer's handler module, the
@@ -23,9 +22,7 @@ import { onStoreWrite } from './store-writes.ts';
 // not replayed) and picks up shards as they appear. A batch whose handler throws, or reports items
 // it failed on, is handed over again on the next round, as Lambda retries a batch. A consumer's
 // filter for a stream (shared/consumers.ts) passes its other records by, as Lambda's mapping does.
-// Each batch runs as the consumer's function, with its grants (infra/local/iam). It reads right
-// after each write this process makes (store-writes.ts), and every `intervalMs` besides, for the
-// writes of other processes.
+// Each batch runs as the consumer's function, with its grants (infra/local/iam).
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | undefined>;
 
@@ -81,7 +78,6 @@ export interface StreamPoller {
 }
 
 export interface StreamPollerOptions {
-  /** How long it waits between rounds when no write of this process woke it (1 s by default). */
   intervalMs?: number;
   consumers?: readonly StreamConsumer[];
   /**
@@ -92,7 +88,7 @@ export interface StreamPollerOptions {
   accepts?: (record: DynamoDBRecord) => boolean;
 }
 
-/** Starts polling every consumer's streams on DynamoDB Local (`endpoint`): after each write, and every `intervalMs`. */
+/** Starts polling every consumer's streams on DynamoDB Local (`endpoint`) every `intervalMs`. */
 export async function startStreamPoller(
   endpoint: string,
   options: StreamPollerOptions = {},
@@ -105,7 +101,7 @@ export async function startStreamPoller(
     maxAttempts: 1,
   });
   const dynamodb = localClient(endpoint);
-  const intervalMs = options.intervalMs ?? 1000;
+  const intervalMs = options.intervalMs ?? 200;
   const feeds: {
     table: TableKey;
     streamArn: string;
@@ -239,10 +235,8 @@ export async function startStreamPoller(
       ),
     );
   });
-  const stopWaking = onStoreWrite(polling.wake);
   return {
     stop: async () => {
-      stopWaking();
       await polling.stop();
       streams.destroy();
       dynamodb.destroy();

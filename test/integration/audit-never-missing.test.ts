@@ -48,6 +48,7 @@ beforeAll(async () => {
   );
   gateway = await startGateway();
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 200,
     consumers: streamConsumers.filter(({ handler }) => handler === 'record-audit-events'),
     accepts: ownRecord,
   });

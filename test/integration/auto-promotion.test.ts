@@ -36,6 +36,7 @@ beforeAll(async () => {
   gateway = await startGateway();
   // The streams are read from the store itself; the consumer's own calls go through the proxy.
   poller = await startStreamPoller(store, {
+    intervalMs: 100,
     consumers: streamConsumers.filter(({ handler }) => handler === 'auto-promote'),
     accepts: users.ownedByThisRun,
   });

@@ -57,6 +57,7 @@ beforeAll(async () => {
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings);
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
     accepts: users.ownedByThisRun,
   });
   schedules = await startLocalSchedules({ intervalMs: 100 });

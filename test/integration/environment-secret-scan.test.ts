@@ -34,6 +34,7 @@ beforeAll(async () => {
   gateway = await startGateway();
   const queue = startLocalWebhookQueue(deliverySettings);
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
     consumers: (await import('#shared/consumers.ts')).streamConsumers.filter(
       ({ handler }) => handler !== 'record-audit-events',

@@ -85,12 +85,12 @@ beforeAll(async () => {
   receiver = await startReceiver();
   data = await makeBenchData(gateway.backendUrl, 1, 'shared');
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
     accepts: ownedByTour,
   });
-  // The scheduled functions (the custom domains' background checks), on a short period, and woken
-  // once a domain is due.
+  // The scheduled functions (the custom domains' background checks), on a short period.
   const { startLocalSchedules } = await import('#infra/local/schedules.ts');
-  schedules = await startLocalSchedules({ intervalMs: 500 });
+  schedules = await startLocalSchedules({ intervalMs: 50 });
 }, 60_000);
 
 afterAll(async () => {
@@ -372,7 +372,6 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
   await addDueDomain(leftover);
   await addDueDomain(data.projectId);
   await removeProjectItem(leftover);
-  schedules.wake();
   // The consumers' work, caused by the requests above: a delivery, the deleted project's purge.
   const used = enforcement.permissionsUsed();
   await eventually('every consumer to run', () => consumerHandlers().every((handler) => used.has(handler)));

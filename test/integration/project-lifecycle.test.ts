@@ -19,6 +19,7 @@ let poller: StreamPoller;
 beforeAll(async () => {
   gateway = await startGateway();
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 100,
     consumers: streamConsumers.filter((consumer) => consumer.handler === 'purge-project'),
     accepts: ownedByThisRun,
   });

@@ -44,6 +44,8 @@ export async function startAuditedGateway(also: readonly string[] = []): Promise
   const handlers = new Set(['record-audit-events', ...also]);
   const gateway = await startGateway();
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    // Seven streams a file: every 200 ms keeps DynamoDB Local, which every file shares, unhurried.
+    intervalMs: 200,
     consumers: streamConsumers.filter(({ handler }) => handlers.has(handler)),
     accepts: isWatched,
   }).catch(async (error: unknown) => {

@@ -32,6 +32,7 @@ export async function startWebhookDelivery(options: {
   const gateway = await startGateway();
   const queue = startLocalWebhookQueue(deliverySettings);
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
     consumers: options.consumers?.(streamConsumers) ?? streamConsumers,
     accepts: options.accepts,
   });

@@ -30,6 +30,7 @@ beforeAll(async () => {
   queue = startLocalWebhookQueue(deliverySettings);
   // Only this file's users' records: another file's poller delivers its own.
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
+    intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
     consumers: (await import('../../../shared/consumers.ts')).streamConsumers.filter(
       ({ handler }) => handler !== 'record-audit-events',
