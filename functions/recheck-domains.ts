@@ -1,7 +1,7 @@
 import { recheckDueDomains } from '#shared/domain/custom-domains/domains.ts';
 import { logInfo } from '#shared/runtime/log.ts';
 
-// Invoked every minute (an EventBridge rule in AWS, infra/domain-checks.ts; a timer locally,
+// Invoked every minute (an EventBridge rule in AWS, infra/consumers/domain-checks.ts; a timer locally,
 // infra/local/schedules.ts): the pending custom domains that are due are checked again, or expire.
 // A round that throws (the store failed) is an invocation error, which the function's alarm counts;
 // what it left is still due, and the next round takes it.

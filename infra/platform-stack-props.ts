@@ -1,8 +1,8 @@
 import type { StackProps } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Route } from '#shared/routes.ts';
-import type { AlarmThresholds } from './alarm-thresholds.ts';
-import type { EdgeLimits } from './edge-protection.ts';
+import type { EdgeLimits } from './api/edge-protection.ts';
+import type { AlarmThresholds } from './operations/alarm-thresholds.ts';
 
 // What infra/platform-stack.ts can be told, and the limits it checks and applies from it.
 
@@ -28,7 +28,7 @@ export interface PlatformStackProps extends StackProps {
    * names, so several stages live side by side in one account and region. Unset: today's names.
    */
   stage?: string;
-  /** WAF's per-address limits (infra/edge-protection.ts). */
+  /** WAF's per-address limits (infra/api/edge-protection.ts). */
   edgeLimits?: Partial<EdgeLimits>;
   /**
    * Reserved concurrency for each /auth/* function. Off unless asked for: it caps them and keeps
@@ -43,7 +43,7 @@ export interface PlatformStackProps extends StackProps {
   heldOpenReservedConcurrency?: boolean;
   /** How long function and access logs are kept (default 30 days). */
   logRetention?: RetentionDays;
-  /** When the alarms fire (infra/monitoring.ts). */
+  /** When the alarms fire (infra/operations/monitoring.ts). */
   alarmThresholds?: Partial<AlarmThresholds>;
   /** An address subscribed to the alarm topic. */
   alarmEmail?: string;
@@ -65,7 +65,7 @@ export interface PlatformStackProps extends StackProps {
   routes?: readonly Route[];
   /**
    * The Parameters and Secrets extension's layer version ARN (arm64) for a region CDK's table lacks
-   * (`-c secretsExtensionLayerArn=...`, infra/secrets-extension.ts).
+   * (`-c secretsExtensionLayerArn=...`, infra/access/secrets-extension.ts).
    */
   secretsExtensionLayerArn?: string;
   /**

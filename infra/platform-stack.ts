@@ -9,26 +9,26 @@ import { type TableDefinition, type TableKey, tableKeys, tables } from '#shared/
 import { PUBLIC_KEYS_VARIABLE } from '#shared/domain/key-identity.ts';
 import { type ApiGroup, type Route, routes, stageNames } from '#shared/routes.ts';
 import type { SecretName } from '#shared/runtime/secrets.ts';
-import { DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
+import { environmentKey } from './access/environment-key.ts';
+import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './access/key-signing.ts';
+import { secretsExtensionLayer } from './access/secrets-extension.ts';
+import { DEFAULT_EDGE_LIMITS, EdgeProtection } from './api/edge-protection.ts';
+import { EndpointFunction } from './api/endpoint-function.ts';
+import { addRestApi, type EndpointFunctionFactory } from './api/rest-api.ts';
+import { WafLogging } from './api/waf-logging.ts';
 import { pascalCase, pinLogicalId } from './construct-ids.ts';
+import { DomainChecks } from './consumers/domain-checks.ts';
+import { StreamFailures } from './consumers/stream-failures.ts';
+import { addStreamConsumers } from './consumers/streams.ts';
+import { Webhooks } from './consumers/webhooks.ts';
 import { keySigningPublicKey } from './custom-resources/key-signing-public-key-resource.ts';
-import { dataTable } from './data-table.ts';
-import { DomainChecks } from './domain-checks.ts';
-import { DEFAULT_EDGE_LIMITS, EdgeProtection } from './edge-protection.ts';
-import { EndpointFunction } from './endpoint-function.ts';
-import { environmentKey } from './environment-key.ts';
-import { acknowledgeFunctionFindings } from './function-findings.ts';
-import { indexStepOf } from './index-steps.ts';
-import { issueAfterVerifiers, issuesKeys, verifiesKeys } from './key-signing.ts';
-import { Monitoring } from './monitoring.ts';
-import { pinnedLogicalIds } from './pinned-logical-ids.ts';
+import { dataTable } from './data/data-table.ts';
+import { indexStepOf } from './data/index-steps.ts';
+import { pinnedLogicalIds } from './data/pinned-logical-ids.ts';
+import { DEFAULT_ALARM_THRESHOLDS } from './operations/alarm-thresholds.ts';
+import { acknowledgeFunctionFindings } from './operations/function-findings.ts';
+import { Monitoring } from './operations/monitoring.ts';
 import { heldOpenReservation, type PlatformStackProps, STAGE_PATTERN } from './platform-stack-props.ts';
-import { addRestApi, type EndpointFunctionFactory } from './rest-api.ts';
-import { secretsExtensionLayer } from './secrets-extension.ts';
-import { addStreamConsumers } from './stream-consumers.ts';
-import { StreamFailures } from './stream-failures.ts';
-import { WafLogging } from './waf-logging.ts';
-import { Webhooks } from './webhooks.ts';
 
 export type { PlatformStackProps } from './platform-stack-props.ts';
 
@@ -82,12 +82,12 @@ export class PlatformStack extends Stack {
         logGroup: (id) => this.logGroup(id),
       }),
     };
-    // Seals environment variables; functions use it as their rows say (infra/environment-key.ts).
+    // Seals environment variables; functions use it as their rows say (infra/access/environment-key.ts).
     const sealingKey = environmentKey(this);
 
     // One function per handler: rows that share one (the docs) are methods of the same function. The
     // fallbacks' functions live in the root stack beside their APIs; every other row's in its family's
-    // nested stack (infra/route-family.ts).
+    // nested stack (infra/api/route-family.ts).
     const endpointFunction: EndpointFunctionFactory = (scope, route, rows) => {
       const entry = props.functionEntry?.(route.handler);
       return new EndpointFunction(scope, `${pascalCase(route.handler)}Function`, {
@@ -121,7 +121,7 @@ export class PlatformStack extends Stack {
       backend: this.addApi('BackendApi', 'backend', endpointFunction, functions),
     };
 
-    // Webhooks: the stream consumer, the delivery queue and its function (infra/webhooks.ts).
+    // Webhooks: the stream consumer, the delivery queue and its function (infra/consumers/webhooks.ts).
     const alarmThresholds = { ...DEFAULT_ALARM_THRESHOLDS, ...props.alarmThresholds };
     const streamFailures = new StreamFailures(this, 'StreamFailures');
     const webhooks = new Webhooks(this, 'Webhooks', {
@@ -233,7 +233,7 @@ export class PlatformStack extends Stack {
     return new LogGroup(this, id, { retention: this.logRetention, removalPolicy: RemovalPolicy.DESTROY });
   }
 
-  /** One REST API of the route table's group (infra/rest-api.ts), its access logs in this stack. */
+  /** One REST API of the route table's group (infra/api/rest-api.ts), its access logs in this stack. */
   private addApi(
     id: string,
     group: ApiGroup,
@@ -273,7 +273,7 @@ export class PlatformStack extends Stack {
 
   /**
    * A route function's name: the handler, then the stack's name (`list-projects-PlatformStack`). The
-   * alarms find the stack's route functions by that ending (infra/monitoring.ts); another stage's
+   * alarms find the stack's route functions by that ending (infra/operations/monitoring.ts); another stage's
    * names end in `-PlatformStack-<stage>`, so they never match, whatever LIKE makes of `_`.
    */
   private routeFunctionName(handler: string): string {

@@ -1,5 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './alarm-thresholds.ts';
+import { type AlarmThresholds, DEFAULT_ALARM_THRESHOLDS } from './operations/alarm-thresholds.ts';
 import type { PlatformStackProps } from './platform-stack.ts';
 
 // What `cdk deploy -c name=value` may set, read and checked in one place. Every value is optional:
@@ -15,11 +15,11 @@ import type { PlatformStackProps } from './platform-stack.ts';
 //   alarmEmail                  an address subscribed to the alarm topic
 //   routeMetrics                on | off (default off): the functions' metrics per route, or per API (docs/costs.md)
 //   keySigningSeedVersion       the rotation input of the key-signing seed (README, Rotating the key-signing seed)
-//   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/monitoring.ts)
+//   serverErrorPercent, p99LatencyMs, functionFaults, tableFaults: alarm thresholds (infra/operations/monitoring.ts)
 //   domainTarget                the hostname custom domains' CNAME records should point at (default
 //                               cname.platform.example, a reserved name: set yours)
 //   secretsExtensionLayerArn    the Parameters and Secrets extension's arm64 layer for a region CDK's
-//                               table lacks (infra/secrets-extension.ts)
+//                               table lacks (infra/access/secrets-extension.ts)
 //
 // And the region, which is not optional (`regionOf`): -c region=..., or AWS_REGION / AWS_DEFAULT_REGION.
 

@@ -2,8 +2,8 @@ import { ENVIRONMENT_HEAD_KEY, type TableKey, tableKeys, tables } from '#shared/
 import type { FunctionAccess, QueueKey } from './routes.ts';
 
 // The consumers: functions fed by DynamoDB streams, by a queue or by a schedule rather than by a route, listed
-// once like the routes. The stack (infra/webhooks.ts, infra/project-purge.ts,
-// infra/auto-promotion.ts) builds each and attaches it to its source; `npm start` and the tests feed
+// once like the routes. The stack (infra/consumers/webhooks.ts, infra/consumers/project-purge.ts,
+// infra/consumers/auto-promotion.ts) builds each and attaches it to its source; `npm start` and the tests feed
 // the stream consumers from DynamoDB Local's streams (infra/local/stream-poller.ts) and the queue
 // consumer from the in-process queue (infra/local/webhook-queue.ts). A table named here must declare
 // a stream in shared/db/tables.ts.
@@ -82,7 +82,7 @@ export const queueConsumers = [
 
 /**
  * A function run on a schedule rather than by a route, a stream or a queue: in AWS an EventBridge
- * rule invokes it every `everyMinutes` (infra/domain-checks.ts); `npm start` and the tests run it
+ * rule invokes it every `everyMinutes` (infra/consumers/domain-checks.ts); `npm start` and the tests run it
  * on a short period of their own (infra/local/schedules.ts).
  */
 export interface ScheduledConsumer extends FunctionAccess {

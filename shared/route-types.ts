@@ -48,14 +48,14 @@ export type TableAction<K extends TableKey = TableKey> =
 export type TableGrants = { readonly [K in TableKey]?: readonly TableAction<K>[] };
 
 /**
- * What a function may do with the stack's KMS key (infra/environment-key.ts), which seals environment
+ * What a function may do with the stack's KMS key (infra/access/environment-key.ts), which seals environment
  * variables: `encrypt` makes data keys (GenerateDataKey); `decryptPlain` opens those of `plain`
  * variables only (Decrypt, on the condition that the encryption context says `type: plain`, which KMS
  * checks cryptographically); `decrypt` opens any (the build's read alone).
  */
 export type KmsUse = 'encrypt' | 'decryptPlain' | 'decrypt';
 
-/** Queues a function may send to (infra/webhooks.ts grants SendMessage on exactly these). */
+/** Queues a function may send to (infra/consumers/webhooks.ts grants SendMessage on exactly these). */
 export type QueueKey = 'webhookDeliveries';
 
 /** Media types a reply may have besides JSON (the docs page and its files); sent with charset=utf-8. */
@@ -81,7 +81,7 @@ export type ReplySpec =
 
 /**
  * What a function may call besides writing its own logs: the stack grants exactly this (its IAM
- * policy, infra/grants.ts), and local runs refuse anything else the way IAM would (infra/local/iam).
+ * policy, infra/access/grants.ts), and local runs refuse anything else the way IAM would (infra/local/iam).
  * Route rows and consumers (shared/consumers.ts) declare it alike.
  */
 export interface FunctionAccess {

@@ -7,16 +7,16 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { arnVariableOf } from '#shared/runtime/secrets.ts';
-import { FUNCTION_BUNDLING, repoRoot } from '../endpoint-function.ts';
-import { functionRole } from '../function-role.ts';
-import { secretsExtensionLayer } from '../secrets-extension.ts';
+import { functionRole } from '../access/function-role.ts';
+import { secretsExtensionLayer } from '../access/secrets-extension.ts';
+import { FUNCTION_BUNDLING, repoRoot } from '../api/endpoint-function.ts';
 
 export interface KeySigningPublicKeyProps {
   /** The seed the public key is made from; only this resource's function may read it. */
   seed: ISecret;
   /** Its one property: a new value after a rotation makes CloudFormation run it again. */
   seedVersion: string;
-  /** The secrets extension's layer ARN the stack was given (infra/secrets-extension.ts). */
+  /** The secrets extension's layer ARN the stack was given (infra/access/secrets-extension.ts). */
   secretsExtensionLayerArn: string | undefined;
   /** Makes a log group in the stack (the function's, the provider's). */
   logGroup: (id: string) => ILogGroup;

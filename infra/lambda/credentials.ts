@@ -3,7 +3,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 
 // The credential chain of the Lambda bundles, in place of @aws-sdk/credential-provider-node: the
-// CDK bundling aliases that package to this file (infra/endpoint-function.ts). The SDK's default
+// CDK bundling aliases that package to this file (infra/api/endpoint-function.ts). The SDK's default
 // chain also reads profiles, SSO, web identity, processes and the instance metadata service, with
 // nested STS and SSO clients: a quarter of every bundle, none of which a Lambda function uses. The
 // managed Node.js runtimes put the execution role's credentials in the environment; other Lambda

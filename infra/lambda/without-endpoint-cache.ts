@@ -1,4 +1,4 @@
-// In place of @aws-sdk/endpoint-cache in the Lambda bundles (infra/endpoint-function.ts).
+// In place of @aws-sdk/endpoint-cache in the Lambda bundles (infra/api/endpoint-function.ts).
 //
 // The DynamoDB client builds an endpoint-discovery cache as it is configured (an LRU cache from
 // mnemonist, 8 KB with its helpers), although none of its commands discovers endpoints: the
@@ -7,7 +7,7 @@
 
 const UNSUPPORTED =
   'Endpoint discovery is not bundled into the Lambda functions (infra/lambda/without-endpoint-cache.ts): ' +
-  'remove the @aws-sdk/endpoint-cache alias in infra/endpoint-function.ts for a client that needs it';
+  'remove the @aws-sdk/endpoint-cache alias in infra/api/endpoint-function.ts for a client that needs it';
 
 /** The client constructs it with a size, which an empty cache does not need. */
 export class EndpointCache {

@@ -1,4 +1,4 @@
-// In place of @smithy/core/event-streams in the Lambda bundles (infra/endpoint-function.ts).
+// In place of @smithy/core/event-streams in the Lambda bundles (infra/api/endpoint-function.ts).
 //
 // The SDK's HTTP protocol imports event-stream support on demand, for operations whose input or
 // output is a stream of events (Kinesis SubscribeToShard, Bedrock's streaming replies). esbuild
@@ -8,7 +8,7 @@
 
 const UNSUPPORTED =
   'Event streams are not bundled into the Lambda functions (infra/lambda/without-event-streams.ts): ' +
-  'remove the @smithy/core/event-streams alias in infra/endpoint-function.ts for a client that needs them';
+  'remove the @smithy/core/event-streams alias in infra/api/endpoint-function.ts for a client that needs them';
 
 export class EventStreamSerde {
   constructor() {

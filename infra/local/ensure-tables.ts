@@ -8,7 +8,7 @@ import {
   ResourceNotFoundException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { indexUpgrades, type RetiredIndex } from '#infra/index-upgrades.ts';
+import { indexUpgrades, type RetiredIndex } from '#infra/data/index-upgrades.ts';
 import { type Projection, type TableDefinition, tableKeys, tables } from '#shared/db/tables.ts';
 
 // Creates the tables that are missing, from the same declaration the CDK stack uses.

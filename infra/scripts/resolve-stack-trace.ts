@@ -5,7 +5,7 @@
 // (`aws lambda get-function --function-name <name> --query Code.Location --output text` is a URL
 // of that zip), or in cdk.out/asset.<hash>/ after `npm run synth` of the same commit.
 import { readFileSync } from 'node:fs';
-import { resolveStackTrace, stackOf } from '../source-maps.ts';
+import { resolveStackTrace, stackOf } from '../operations/source-maps.ts';
 
 const [mapFile] = process.argv.slice(2);
 if (!mapFile) {

@@ -1,7 +1,7 @@
 import { isFallback, type Route, rowsOf, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
 
 // The route rows a function serves. In a Lambda bundle they are compiled in: the stack defines
-// BUNDLED_ROUTE_ROWS as the JSON of exactly that function's rows (infra/endpoint-function.ts),
+// BUNDLED_ROUTE_ROWS as the JSON of exactly that function's rows (infra/api/endpoint-function.ts),
 // esbuild folds the `typeof` below, and the route table, 10 KB that every cold start would load, stays
 // out of the bundle. That holds while the table's rows have no object spreads: esbuild keeps a
 // statement that may have side effects, and a spread may (test/infra/bundles.test.ts fails if the
@@ -10,7 +10,7 @@ import { isFallback, type Route, rowsOf, takesBody, takesIdempotencyKey } from '
 declare const BUNDLED_ROUTE_ROWS: string | undefined;
 
 /**
- * What the stack defines for a function serving `rows` (infra/endpoint-function.ts): the rows, and
+ * What the stack defines for a function serving `rows` (infra/api/endpoint-function.ts): the rows, and
  * beside them, as literal booleans, the parts of the chain they run that not every function does.
  * shared/http/endpoint.ts tests those where it builds the chain, so that esbuild folds the test and
  * leaves out the code of a part not run: the idempotency of a platform POST (4 KB), the body parser

@@ -5,13 +5,13 @@ import type { ApiGroup } from '#shared/route-types.ts';
 import { endpointsOf } from '#shared/routes.ts';
 
 // What a fallback needs of the route table: the methods each path of its group serves. In a Lambda
-// bundle that map is compiled in (the stack defines BUNDLED_PATH_METHODS, infra/endpoint-function.ts)
+// bundle that map is compiled in (the stack defines BUNDLED_PATH_METHODS, infra/api/endpoint-function.ts)
 // and esbuild folds the `typeof` below, so the table itself (30 KB, a tenth of the bundle) stays out,
 // as it does from every other function (shared/http/own-rows.ts). Elsewhere it comes from the table.
 
 declare const BUNDLED_PATH_METHODS: string | undefined;
 
-/** The name the stack defines, for infra/endpoint-function.ts. */
+/** The name the stack defines, for infra/api/endpoint-function.ts. */
 export const BUNDLED_PATH_METHODS_DEFINE = 'BUNDLED_PATH_METHODS';
 
 /** Each concrete path of `api` with the methods its rows serve, in table order. */

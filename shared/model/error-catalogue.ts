@@ -1,6 +1,6 @@
 // Every error code the API answers with, its HTTP status and, where the text never varies, its
 // message: once. The error middleware, the fallback functions, API Gateway's gateway responses
-// (infra/gateway-responses.ts), the local gateway and the OpenAPI document all read it. What each
+// (infra/api/gateway-responses.ts), the local gateway and the OpenAPI document all read it. What each
 // code means in words is in shared/openapi/error-descriptions.ts, so that text stays out of the
 // function bundles.
 

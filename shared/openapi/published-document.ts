@@ -10,7 +10,7 @@ import type { OpenApiDocument } from './document.ts';
 // The docs function serves this file rather than generating it, so that the generator (zod-openapi
 // and zod's classic API, 130 KB) is in no bundle. In the repository the file is read from here; in
 // the Lambda bundle, where esbuild defines `import.meta.dirname` as the bundle's folder
-// (infra/endpoint-function.ts), from beside index.js, where the stack copies it: one lookup serves both.
+// (infra/api/endpoint-function.ts), from beside index.js, where the stack copies it: one lookup serves both.
 
 const PUBLISHED_DOCUMENT_FILE = 'openapi.json';
 

@@ -5,7 +5,7 @@ import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 // The renderer of the docs page, from the swagger-ui-dist package: no CDN, no network. In the
 // repository the files are read from the package. In the Lambda bundle esbuild has inlined
 // absolute-path.js, whose `__dirname` is then the bundle's own folder, and the stack copies the files
-// there (infra/endpoint-function.ts): one lookup serves both.
+// there (infra/api/endpoint-function.ts): one lookup serves both.
 
 export const RENDERER_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
 export type RendererFile = (typeof RENDERER_FILES)[number];

@@ -1,4 +1,4 @@
-// What every endpoint function is given to run with: the stack (infra/endpoint-function.ts) deploys
+// What every endpoint function is given to run with: the stack (infra/api/endpoint-function.ts) deploys
 // these, the local gateway's Lambda context reports them, and the code that must fit inside a
 // function's time (idempotency's lock, the request deadline) reads them here. No imports: function
 // bundles load this module.

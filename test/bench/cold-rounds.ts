@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { describeFunction } from '#infra/endpoint-function.ts';
+import { describeFunction } from '#infra/api/endpoint-function.ts';
 import { newId } from '#shared/model/ids.ts';
 import {
   type ColdInvocation,

@@ -73,7 +73,7 @@ for (const [name, extra] of cases) {
 }
 const subResources = measure(generatedSubResources(50));
 console.log(
-  `50 routes under /projects/{id}/, a segment each (the family splits, infra/family-split.ts): ${JSON.stringify(subResources)}`,
+  `50 routes under /projects/{id}/, a segment each (the family splits, infra/api/family-split.ts): ${JSON.stringify(subResources)}`,
 );
 try {
   const hundred = measure(generatedRoutes(100));

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { bundlingOf, describeFunction, FUNCTION_BUNDLING } from '#infra/endpoint-function.ts';
+import { bundlingOf, describeFunction, FUNCTION_BUNDLING } from '#infra/api/endpoint-function.ts';
 import { PlatformStack } from '#infra/platform-stack.ts';
 import { bareHandlerStack, sdkOwnBundling, withSdkOwn } from '../support/bare-handler-stack.ts';
 import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';

@@ -13,7 +13,7 @@ import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 const TARGET = 0.8;
 const OVER_TARGET = new Set(['POST /projects/{id}/domains (platform)']);
 
-/** Each function's pinned ratio, by its description (infra/endpoint-function.ts, describeFunction). */
+/** Each function's pinned ratio, by its description (infra/api/endpoint-function.ts, describeFunction). */
 const PINNED: Record<string, number> = {
   'ANY /{proxy+} (backend)': 0.731,
   'ANY /{proxy+} (platform)': 0.734,

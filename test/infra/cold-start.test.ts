@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeFunction } from '#infra/endpoint-function.ts';
+import { describeFunction } from '#infra/api/endpoint-function.ts';
 import { buildProxyEvent } from '#infra/local/proxy-event.ts';
 import { matchRequest } from '#infra/local/router.ts';
 import { type CountingProxy, startCountingProxy } from '../support/counting-proxy.ts';

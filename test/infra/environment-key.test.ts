@@ -1,5 +1,5 @@
-import { describeFunction } from '#infra/endpoint-function.ts';
-import { functionGrants } from '#infra/grants.ts';
+import { functionGrants } from '#infra/access/grants.ts';
+import { describeFunction } from '#infra/api/endpoint-function.ts';
 import { routes } from '#shared/routes.ts';
 import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 
@@ -29,7 +29,7 @@ function functionsWithStatements(): { description: string; statements: Statement
     .map((fn) => {
       const role = JSON.stringify((fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt']?.[0]);
       const roleId = (fn.Properties.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt']?.[0] ?? '';
-      // Inline policies of the role (infra/function-role.ts), and any policy resource attached to it.
+      // Inline policies of the role (infra/access/function-role.ts), and any policy resource attached to it.
       const inline = (
         (resources[roleId]?.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]
       ).flatMap((policy) => policy.PolicyDocument.Statement);
@@ -150,7 +150,7 @@ describe('the environment table', () => {
           .filter((action) => action.startsWith('dynamodb:'))
           .sort(),
       }));
-    // The actions each row or consumer row names on the table (infra/grants.ts): the one source.
+    // The actions each row or consumer row names on the table (infra/access/grants.ts): the one source.
     const namedOnEnvironment = (handler: string): string[] =>
       [
         ...new Set(

@@ -1,8 +1,8 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { dataTable } from '#infra/data-table.ts';
-import { upgradeSteps } from '#infra/index-steps.ts';
-import { pinnedLogicalIds } from '#infra/pinned-logical-ids.ts';
+import { dataTable } from '#infra/data/data-table.ts';
+import { upgradeSteps } from '#infra/data/index-steps.ts';
+import { pinnedLogicalIds } from '#infra/data/pinned-logical-ids.ts';
 import { PlatformStack } from '#infra/platform-stack.ts';
 import { type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
 
@@ -34,7 +34,7 @@ function indexesIn(template: Template): Record<TableKey, Map<string, string>> {
 
 /**
  * Each table's indexes at one step (no step: the declaration), built by the stack's own table
- * construct (infra/data-table.ts) in a stack of tables alone: a whole stack per step took a CI run
+ * construct (infra/data/data-table.ts) in a stack of tables alone: a whole stack per step took a CI run
  * 90 to 110 s. That the stack hands `-c indexStep` to it is checked once, below.
  */
 function indexesOf(step: number | undefined): Record<TableKey, Map<string, string>> {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { describeFunction } from '#infra/endpoint-function.ts';
+import { describeFunction } from '#infra/api/endpoint-function.ts';
 import { PlatformStack } from '#infra/platform-stack.ts';
 import { stackSettingsOf } from '#infra/stack-settings.ts';
 import { type TableDefinition, tableKeys, tables } from '#shared/db/tables.ts';

@@ -1,6 +1,6 @@
 import { App, CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { describeFunction } from '#infra/endpoint-function.ts';
+import { describeFunction } from '#infra/api/endpoint-function.ts';
 import { PlatformStack, type PlatformStackProps } from '#infra/platform-stack.ts';
 import { stackSettingsOf } from '#infra/stack-settings.ts';
 import { consumerHandlers } from '#shared/consumers.ts';
@@ -548,7 +548,7 @@ describe('PlatformStack', () => {
         key,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keySchema(definition.partitionKey, definition.sortKey),
-        // Users' data is recoverable; the four disposable tables do without (infra/tables-without-recovery.ts).
+        // Users' data is recoverable; the four disposable tables do without (infra/data/tables-without-recovery.ts).
         PointInTimeRecoverySpecification: {
           PointInTimeRecoveryEnabled: ![
             'idempotency',

@@ -90,7 +90,7 @@ describe('room to grow', () => {
 
 describe('a family that grows past its budget', () => {
   // Fifty more routes under /projects/{id}/..., each on a segment of its own: in one stack the
-  // /projects family would hold about 440 resources. It splits instead (infra/family-split.ts): today's
+  // /projects family would hold about 440 resources. It splits instead (infra/api/family-split.ts): today's
   // rows and as many of the new ones as fit stay in its stack, each other sub-tree gets one of its own.
   const PROJECTS_FAMILY = 'PlatformStackPlatformApiProjectsRoutes';
   const fifty = generatedSubResources(50);

@@ -58,7 +58,7 @@ const logicalIdOfTable = (prefix: string) =>
   ) ?? '';
 
 describe('webhooks in the stack', () => {
-  // The webhooks, teams and keys tables stream for the audit log alone (infra/audit-trail.ts).
+  // The webhooks, teams and keys tables stream for the audit log alone (infra/consumers/audit-trail.ts).
   it('streams new and old images of projects, deployments, environment variables and domains (and, for the audit log, of webhooks, teams and keys), and of no other table', () => {
     const streamed = Object.entries(resources)
       .filter(

@@ -6,7 +6,7 @@ import { newCaller } from '../support/users.ts';
 
 // The routes on the KMS path, as in AWS (a stand-in answers at the client's endpoint): which route
 // makes data keys and which opens them. Only the build's read opens a secret's; the list and a PATCH
-// open plain ones only, which is all their IAM grants allow in the stack (infra/environment-key.ts).
+// open plain ones only, which is all their IAM grants allow in the stack (infra/access/environment-key.ts).
 
 const VARIABLES = [
   KMS_KEY_VARIABLE,

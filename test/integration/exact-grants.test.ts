@@ -177,14 +177,14 @@ async function eventually(what: string, ready: () => boolean, timeoutMs = 20_000
 it('drives every route and consumer under its grants: nothing refused, nothing granted unused', async () => {
   const { routes, takesIdempotencyKey, rowsOf, actsInTeam } = await import('#shared/routes.ts');
   // Every row acting in a team may record a refusal in its audit log (a 403, which no happy path
-  // meets): the grant infra/grants.ts gives them all (AUDIT_RECORDING); the audit-log tests record
+  // meets): the grant infra/access/grants.ts gives them all (AUDIT_RECORDING); the audit-log tests record
   // refusals under it.
   const keptForRefusals = (handler: string): Record<string, string> =>
     rowsOf(handler).some(actsInTeam)
       ? { 'dynamodb:PutItem auditEvents': 'a refusal (403) in a team is recorded in its audit log' }
       : {};
   const { consumerHandlers } = await import('#shared/consumers.ts');
-  const { functionGrants } = await import('#infra/grants.ts');
+  const { functionGrants } = await import('#infra/access/grants.ts');
   const { permissionsOf } = await import('#infra/local/iam/policy.ts');
   const { disposablesFor } = await import('../bench/setup.ts');
   const { requestFor } = await import('../bench/requests.ts');

@@ -20,7 +20,7 @@ afterAll(() => gateway.close());
 
 it("answers 500 when a row's grant is narrowed by hand, and logs the refused action on its table", async () => {
   const { routes } = await import('#shared/routes.ts');
-  const { grantsOf } = await import('#infra/grants.ts');
+  const { grantsOf } = await import('#infra/access/grants.ts');
   const { runAs } = await import('#infra/local/iam/principal.ts');
   const { lambdaContext } = await import('#infra/local/gateway.ts');
   const { handler } = await import('../../functions/get-project.ts');

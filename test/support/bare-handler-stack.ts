@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { FUNCTION_BUNDLING, LAMBDA_SUBSTITUTES } from '#infra/endpoint-function.ts';
+import { FUNCTION_BUNDLING, LAMBDA_SUBSTITUTES } from '#infra/api/endpoint-function.ts';
 import { tables } from '#shared/db/tables.ts';
 
 // The bare DynamoDB handler (test/bench/bare-handler.ts: the SDK's clients and one GetItem), bundled

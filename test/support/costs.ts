@@ -26,7 +26,7 @@ export interface CostLine {
 /**
  * How many metrics an alarm reads: CloudWatch bills an alarm per metric, a metric math alarm per metric
  * in it, and a Metrics Insights query alarm per metric the query analyzes: here the functions whose
- * name its `LIKE '%<suffix>'` matches (infra/monitoring.ts).
+ * name its `LIKE '%<suffix>'` matches (infra/operations/monitoring.ts).
  */
 export function alarmMetrics(properties: Record<string, unknown>, resources: Resources): number {
   const metrics = properties.Metrics as { MetricStat?: unknown; Expression?: string }[] | undefined;

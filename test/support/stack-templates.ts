@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
 
-// The stack is a root with nested stacks (infra/route-family.ts). Tests that ask "which function may
+// The stack is a root with nested stacks (infra/api/route-family.ts). Tests that ask "which function may
 // read this table" read one template: the root's with every nested stack's resources merged in. A
 // nested resource's id is prefixed with its nested stack's id in the root, and a reference to one of
 // the nested stack's parameters becomes what the root passes for it (a `Ref` to the table, the

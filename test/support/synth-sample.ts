@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { bundlingOf, FUNCTION_BUNDLING, repoRoot } from '#infra/endpoint-function.ts';
+import { bundlingOf, FUNCTION_BUNDLING, repoRoot } from '#infra/api/endpoint-function.ts';
 
 // One function of each way the stack bundles one, built with the stack's own options into the
 // folder named on the command line (test/infra/reproducible-assets.test.ts runs it from a copy of
@@ -14,13 +14,13 @@ import { bundlingOf, FUNCTION_BUNDLING, repoRoot } from '#infra/endpoint-functio
 
 /** Each sample: its entry under the checkout, and the options the stack bundles it with. */
 const SAMPLES: Record<string, { entry: string; bundling: BundlingOptions }> = {
-  // A route function: its rows compiled in (infra/endpoint-function.ts, EndpointFunction).
+  // A route function: its rows compiled in (infra/api/endpoint-function.ts, EndpointFunction).
   'get-project': { entry: 'functions/get-project.ts', bundling: bundlingOf('get-project') },
   // A group's fallback: its map of paths to methods too.
   'platform-fallback': { entry: 'functions/platform-fallback.ts', bundling: bundlingOf('platform-fallback') },
   // The docs: the renderer's files and the published document copied beside the bundle.
   docs: { entry: 'functions/docs.ts', bundling: bundlingOf('docs') },
-  // A stream consumer (infra/consumer-function.ts) and the custom resource's function
+  // A stream consumer (infra/consumers/consumer-function.ts) and the custom resource's function
   // (infra/custom-resources/key-signing-public-key-resource.ts): the shared options as they are.
   'webhook-fan-out': { entry: 'functions/webhook-fan-out.ts', bundling: FUNCTION_BUNDLING },
   'key-signing-public-key': {

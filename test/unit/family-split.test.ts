@@ -1,8 +1,8 @@
-import { createdBy, estimatedResources, splitFamily, subtreeOf } from '#infra/family-split.ts';
+import { createdBy, estimatedResources, splitFamily, subtreeOf } from '#infra/api/family-split.ts';
 import { routes } from '#shared/routes.ts';
 import { generatedSubResources } from '../support/generated-routes.ts';
 
-// How a route family is cut into stacks (infra/family-split.ts); the synthesized templates are
+// How a route family is cut into stacks (infra/api/family-split.ts); the synthesized templates are
 // checked in test/infra/stack-limits.test.ts.
 
 const projectRows = routes.filter((route) => route.api === 'platform' && route.path.startsWith('/projects'));

@@ -7,7 +7,7 @@ import * as withoutEventStreams from '#infra/lambda/without-event-streams.ts';
 const { EventStreamSerde, eventStreamSerdeProvider } = withoutEventStreams;
 
 // What the Lambda bundles carry in place of SDK code no function runs (LAMBDA_SUBSTITUTES in
-// infra/endpoint-function.ts): should a client ever reach it, it fails at once and names the alias.
+// infra/api/endpoint-function.ts): should a client ever reach it, it fails at once and names the alias.
 
 describe('the Lambda substitutes for SDK code', () => {
   it('fail an event-stream operation, naming the alias to remove', () => {

@@ -1,4 +1,4 @@
-import { grantsOf } from '#infra/grants.ts';
+import { grantsOf } from '#infra/access/grants.ts';
 import { allowingPermission, permissionsOf } from '#infra/local/iam/policy.ts';
 import { tableName } from '#shared/db/tables.ts';
 import type { AccessRequest } from '#shared/runtime/access-check.ts';

@@ -1,8 +1,8 @@
 import { type TableKey, tableKeyNamed } from '#shared/db/tables.ts';
 import type { AccessRequest } from '#shared/runtime/access-check.ts';
-import { type Grant, PLAIN_ONLY_CONDITION } from '../../grants.ts';
+import { type Grant, PLAIN_ONLY_CONDITION } from '../../access/grants.ts';
 
-// IAM's decision for one call, on the grants of infra/grants.ts: allowed when some grant names the
+// IAM's decision for one call, on the grants of infra/access/grants.ts: allowed when some grant names the
 // action on that resource and its condition holds; refused otherwise (there are no denies). Each
 // grant's action on its resource is one "permission", named the same way for what a function was
 // granted and for what it used, so that the two can be compared (test/integration/grants.test.ts).

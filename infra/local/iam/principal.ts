@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { functionGrants, type Grant } from '../../grants.ts';
+import { functionGrants, type Grant } from '../../access/grants.ts';
 
 // Which function is running: what Lambda knows from the container a call comes from, and the local
 // run, where every function shares one process, from the invocation it is in. The gateway, the stream
@@ -15,7 +15,7 @@ export interface Principal {
 const current = new AsyncLocalStorage<Principal>();
 const principals = new Map<string, Principal>();
 
-/** The principal of a route's or consumer's function, its grants from the one source (infra/grants.ts). */
+/** The principal of a route's or consumer's function, its grants from the one source (infra/access/grants.ts). */
 export function principalOf(handler: string): Principal {
   let principal = principals.get(handler);
   if (!principal) {

@@ -8,14 +8,14 @@ import { Construct } from 'constructs';
 import { scheduledConsumers } from '#shared/consumers.ts';
 import type { TableKey } from '#shared/db/tables.ts';
 import { DEFAULT_DOMAIN_TARGET } from '#shared/model/domains.ts';
-import { bindGrants } from './bind-grants.ts';
+import { bindGrants } from '../access/bind-grants.ts';
+import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';
-import { functionGrants } from './grants.ts';
 
 // The background checks of custom domains (functions/recheck-domains.ts): an EventBridge rule
 // invokes the function every minute (its consumer row's period); each run checks the pending domains
 // that are due and expires those past their 7 days. What it may call is its row's (shared/consumers.ts):
-// query the due queue, write each check. Its errors alarm with the other consumers' (infra/monitoring.ts):
+// query the due queue, write each check. Its errors alarm with the other consumers' (infra/operations/monitoring.ts):
 // a run that fails leaves the domains due, and the next run takes them.
 
 const consumer = scheduledConsumers.find(({ handler }) => handler === 'recheck-domains');

@@ -13,12 +13,12 @@ export type NamedIndex = IndexDefinition & { name: string };
 /** How many steps a table's upgrade takes. */
 const stepsOf = (upgrade: IndexUpgrade): number => upgrade.added.length + upgrade.retired.length;
 
-/** The steps the slowest table takes (infra/index-upgrades.ts): after that many, every table has its declared indexes. */
+/** The steps the slowest table takes (infra/data/index-upgrades.ts): after that many, every table has its declared indexes. */
 export const upgradeSteps = (): number => Math.max(0, ...Object.values(indexUpgrades).map(stepsOf));
 
 /**
  * The indexes a table has at upgrade step `step` (the declaration when undefined or past its last),
- * given its upgrade (infra/index-upgrades.ts), if it has one.
+ * given its upgrade (infra/data/index-upgrades.ts), if it has one.
  */
 export function indexesAtStep(
   table: TableDefinition,

@@ -12,7 +12,7 @@ import {
 import type { SecretName } from '#shared/runtime/secrets.ts';
 
 // What each function may call, in IAM's terms but before any ARN is known: the one source of its
-// permissions. The stack turns these into each role's policy statements (infra/bind-grants.ts);
+// permissions. The stack turns these into each role's policy statements (infra/access/bind-grants.ts);
 // local runs refuse every call they do not allow, with IAM's error (infra/local/iam/). A grant
 // written here is both what AWS will allow and what `npm test` allows, so the two cannot drift.
 

@@ -1,6 +1,6 @@
 import type { Route } from '#shared/routes.ts';
 
-// A route family (infra/route-family.ts) is one nested stack, and CloudFormation stops a template at
+// A route family (infra/api/route-family.ts) is one nested stack, and CloudFormation stops a template at
 // 500 resources. A family that would pass FAMILY_RESOURCE_BUDGET splits itself, by sub-tree: the rows
 // under the same second literal segment of their path (`/projects/{id}/env` and
 // `/projects/{id}/env/{envId}` are the sub-tree `/projects/{id}/env`), and the trunk, the rows with
@@ -45,7 +45,7 @@ const pathsDownTo = (path: string): string[] =>
   segmentsOf(path).map((_, index, segments) => `/${segments.slice(0, index + 1).join('/')}`);
 
 /**
- * What a family's stack holds for `rows` (infra/route-family.ts): per handler a function, its role and
+ * What a family's stack holds for `rows` (infra/api/route-family.ts): per handler a function, its role and
  * its log group; per row a method and its invoke permission; per path it creates a resource and its
  * `ANY` to the fallback; once the fallback's invoke permission. `created` are the paths it creates.
  */

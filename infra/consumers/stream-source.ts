@@ -14,7 +14,7 @@ import { STREAM_RECORD_MAX_AGE } from './stream-failures.ts';
 export interface StreamSourceOptions {
   batchSize: number;
   retryAttempts: number;
-  /** Where a batch it gave up on goes (infra/stream-failures.ts). */
+  /** Where a batch it gave up on goes (infra/consumers/stream-failures.ts). */
   onFailure: SqsDlq;
   filter?: FilterPattern | undefined;
   /** How long to gather records into a batch before invoking, when not at once. */

@@ -10,7 +10,7 @@ import {
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { isFallback, type Route } from '#shared/routes.ts';
-import { acknowledgeApiFindings } from './api-findings.ts';
+import { acknowledgeApiFindings } from '../operations/api-findings.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 
 // The stack grows by routes, and CloudFormation stops a template at 500 resources: so the routes live
@@ -21,7 +21,7 @@ import type { EndpointFunction } from './endpoint-function.ts';
 // first path segments, so adding a route never moves another route's resources from one stack to
 // another (CloudFormation would replace them, and API Gateway refuses a second resource on a path).
 //
-// One exception, for the order of a deploy: the functions that sign API keys (infra/key-signing.ts)
+// One exception, for the order of a deploy: the functions that sign API keys (infra/access/key-signing.ts)
 // must be updated after every function that verifies them, and CloudFormation orders nested stacks as
 // wholes. So the issuers' functions and methods live in a family of their own per API, which depends on
 // every other; their paths' resources stay with the family of their first segment, and the issuers'
@@ -72,7 +72,7 @@ export interface RouteFamilyProps {
   paths?: readonly string[];
   /**
    * The resources another family created: this family adds its methods to them, and creates the
-   * resources of its own paths below them (a part of a split family, infra/family-split.ts).
+   * resources of its own paths below them (a part of a split family, infra/api/family-split.ts).
    */
   resourceElsewhere?: (path: string) => IResource | undefined;
   /** The sub-tree it holds when it is a part of a split family (`/projects/{id}/env`). */

@@ -7,7 +7,7 @@ import { AutoPromotion } from './auto-promotion.ts';
 import { ProjectPurge } from './project-purge.ts';
 import type { StreamFailures } from './stream-failures.ts';
 
-// The stream consumers besides the webhook fan-out (infra/webhooks.ts, which brings its queue): the
+// The stream consumers besides the webhook fan-out (infra/consumers/webhooks.ts, which brings its queue): the
 // purge of a deleted project, the automatic promotion and the audit log's recorder. Each hands what
 // it gives up on to the stream-failures queue and has its IteratorAge alarm. Made in the stack's own
 // scope, under the ids they were first deployed with.

@@ -13,7 +13,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 // clone and the assembly are, and the map is part of the asset, so the same commit built in two
 // places got two asset hashes (every function updated, every container cold, for no change), and the
 // maps carried the builder's directories. The bundling rewrites them (`rootRelativeSourceMap`, run
-// after esbuild by infra/endpoint-function.ts): a source in the repository is named from its root
+// after esbuild by infra/api/endpoint-function.ts): a source in the repository is named from its root
 // (`functions/get-project.ts`), a package's from its `node_modules` folder, wherever that is.
 
 /** `path` from the repository `root`, or from its `node_modules` folder; `/`-separated. */

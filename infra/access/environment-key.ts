@@ -1,12 +1,12 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { type CfnKey, Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { pinnedLogicalIds } from './pinned-logical-ids.ts';
+import { pinnedLogicalIds } from '../data/pinned-logical-ids.ts';
 
 // The KMS key that seals environment variables (shared/runtime/envelope.ts): one per stack, kept like
 // the tables of users' data (a key scheduled for deletion would make every stored value unreadable),
 // rotated yearly by KMS. Functions get exactly the uses their rows name (shared/routes.ts, `kms`;
-// infra/grants.ts).
+// infra/access/grants.ts).
 
 export function environmentKey(scope: Construct): Key {
   const key = new Key(scope, 'EnvironmentKey', {

@@ -1,9 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import { type IMetric, MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
-import { actionsGrantedOn } from './bind-grants.ts';
+import { actionsGrantedOn } from '../access/bind-grants.ts';
 
-// A table's metrics as its alarms read them (infra/monitoring.ts): the operations its grants allow,
+// A table's metrics as its alarms read them (infra/operations/monitoring.ts): the operations its grants allow,
 // and its throttle events summed over the table and its indexes.
 
 /** The period of every alarm's metrics. */

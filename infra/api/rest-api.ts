@@ -11,11 +11,11 @@ import {
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type ApiGroup, type FallbackRoute, isFallback, type Route, stageNames } from '#shared/routes.ts';
-import { acknowledgeApiFindings } from './api-findings.ts';
+import { issuesKeys } from '../access/key-signing.ts';
+import { acknowledgeApiFindings } from '../operations/api-findings.ts';
 import type { EndpointFunction } from './endpoint-function.ts';
 import { splitFamily } from './family-split.ts';
 import { addContractGatewayResponses } from './gateway-responses.ts';
-import { issuesKeys } from './key-signing.ts';
 import { familyKeyOf, RouteFamily, type RouteFamilyProps, routeFamilies } from './route-family.ts';
 
 /** One JSON line per request at the edge, with what WAF decided; the functions log their own line. */
@@ -103,7 +103,7 @@ export function addRestApi(scope: Construct, id: string, props: RestApiProps): R
 
   const deployment = api.latestDeployment;
   if (!deployment) throw new Error(`The ${group} API has no deployment`);
-  // The families of the rows, and last the key issuers' (infra/route-family.ts): their paths' resources
+  // The families of the rows, and last the key issuers' (infra/api/route-family.ts): their paths' resources
   // are made by the family of the same first segment (or one of their own, where none has it).
   const issuerRows = rows.filter((route) => !isFallback(route) && issuesKeys(route));
   const families = routeFamilies(rows.filter((route) => !issuesKeys(route))).map((familyRows) => ({
@@ -136,7 +136,7 @@ export function addRestApi(scope: Construct, id: string, props: RestApiProps): R
     deployment.node.addDependency(family);
   };
   // A family past its budget splits into its own stack and one per sub-tree that does not fit
-  // (infra/family-split.ts); the parts after the first add theirs below the resources it created.
+  // (infra/api/family-split.ts); the parts after the first add theirs below the resources it created.
   for (const family of families) {
     const [own, ...subtrees] = splitFamily(family.rows, family.paths);
     addFamily(familyIdOf(family.keys), { rows: own?.rows ?? [], paths: own?.paths ?? [] });

@@ -6,9 +6,9 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { filterOf, streamConsumers } from '#shared/consumers.ts';
 import type { TableKey } from '#shared/db/tables.ts';
-import { bindGrants } from './bind-grants.ts';
+import { bindGrants } from '../access/bind-grants.ts';
+import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';
-import { functionGrants } from './grants.ts';
 import { streamSource } from './stream-source.ts';
 
 // The purge of a deleted project's deployments, their build logs and its environment variables
@@ -21,7 +21,7 @@ export interface ProjectPurgeProps {
   /** The stack's tables: its stream source and those its grants name. */
   tables: Record<TableKey, ITable>;
   logRetention: RetentionDays;
-  /** Where a batch it gave up on goes (infra/stream-failures.ts). */
+  /** Where a batch it gave up on goes (infra/consumers/stream-failures.ts). */
   onFailure: SqsDlq;
 }
 

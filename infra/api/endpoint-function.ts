@@ -22,9 +22,9 @@ import { RENDERER_FILES } from '#shared/openapi/renderer-files.ts';
 import { isFallback, type Route, rowsOf } from '#shared/routes.ts';
 import { functionMemoryMb, functionTimeoutSeconds } from '#shared/runtime/function-settings.ts';
 import type { SecretName } from '#shared/runtime/secrets.ts';
-import { bindGrants } from './bind-grants.ts';
-import { functionRole } from './function-role.ts';
-import { routeGrants } from './grants.ts';
+import { bindGrants } from '../access/bind-grants.ts';
+import { functionRole } from '../access/function-role.ts';
+import { routeGrants } from '../access/grants.ts';
 
 /**
  * SDK packages the Lambda bundles replace with a file of infra/lambda/ (paths from the project root,
@@ -44,14 +44,14 @@ export const LAMBDA_SUBSTITUTES: Readonly<Record<string, string>> = {
   '@aws-sdk/endpoint-cache': './infra/lambda/without-endpoint-cache.ts',
 };
 
-export const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const shellQuoted = (path: string): string => `'${path.replace(/'/g, `'\\''`)}'`;
 
 /**
  * The command run after esbuild in `outputDir`, before CDK hashes the asset: the source map's sources
  * named from the repository root, so that the asset's hash is the same wherever the commit is built
- * (infra/source-maps.ts). Then the files `besideBundle` copied in.
+ * (infra/operations/source-maps.ts). Then the files `besideBundle` copied in.
  */
 function afterBundling(outputDir: string, besideBundle: readonly string[] = []): string[] {
   const script = join(repoRoot, 'infra', 'scripts', 'root-relative-source-map.ts');
@@ -143,11 +143,11 @@ export interface EndpointFunctionProps {
   rows?: readonly Route[];
   /** Its entry file: `functions/<handler>.ts` unless the stack was given another place. */
   entry?: string;
-  /** Its name, which the alarms find it by (infra/monitoring.ts). */
+  /** Its name, which the alarms find it by (infra/operations/monitoring.ts). */
   functionName?: string;
   /** Every table of the stack; the function binds only those its row names. */
   tables: Record<TableKey, ITable>;
-  /** Variables every function gets (those that locate its resources come with its grants, infra/bind-grants.ts). */
+  /** Variables every function gets (those that locate its resources come with its grants, infra/access/bind-grants.ts). */
   environment?: Record<string, string>;
   /** Every secret of the stack; the function may read only those its row names. */
   secrets: Record<SecretName, ISecret>;
@@ -198,7 +198,7 @@ export class EndpointFunction extends NodejsFunction {
       bundling: bundlingOf(route.handler, rows),
     });
     this.route = route;
-    // Queues are bound by the construct that makes them (infra/webhooks.ts), from the same grants:
+    // Queues are bound by the construct that makes them (infra/consumers/webhooks.ts), from the same grants:
     // its rows', as local runs enforce them (infra/local/iam).
     bindGrants(this, rows.flatMap(routeGrants), {
       tables: props.tables,

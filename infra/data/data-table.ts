@@ -2,7 +2,7 @@ import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import type { TableDefinition, TableKey } from '#shared/db/tables.ts';
-import { pascalCase, pinLogicalId } from './construct-ids.ts';
+import { pascalCase, pinLogicalId } from '../construct-ids.ts';
 import { indexesAtStep } from './index-steps.ts';
 import { indexUpgrades } from './index-upgrades.ts';
 import { pinnedLogicalIds } from './pinned-logical-ids.ts';
@@ -10,7 +10,7 @@ import { hasRecovery, withoutRecoveryBecause } from './tables-without-recovery.t
 
 /**
  * A table of shared/db/tables.ts in `scope`, as its definition says, with the indexes of the deploy
- * step `indexStep` (infra/index-steps.ts; every index when undefined).
+ * step `indexStep` (infra/data/index-steps.ts; every index when undefined).
  */
 export function dataTable(
   scope: Construct,
@@ -27,7 +27,7 @@ export function dataTable(
     // that gives it another logical id (CloudFormation would make a new, empty table and delete the
     // old one; the ids are pinned as well, below). A table left behind by a deleted stack costs
     // nothing but its storage, and TTL empties the disposable ones. Users' data also survives a bad
-    // write (point-in-time recovery); the tables that do without say why (infra/tables-without-recovery.ts).
+    // write (point-in-time recovery); the tables that do without say why (infra/data/tables-without-recovery.ts).
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: hasRecovery(key) },
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
@@ -36,7 +36,7 @@ export function dataTable(
   pinLogicalId(table, pinnedLogicalIds.tables[key]);
   const reason = withoutRecoveryBecause[key];
   if (reason !== undefined) Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason });
-  // One index change per table and deploy on a stack deployed before: infra/index-steps.ts.
+  // One index change per table and deploy on a stack deployed before: infra/data/index-steps.ts.
   for (const index of indexesAtStep(definition, indexUpgrades[key], indexStep)) {
     const projection = index.projection ?? 'ALL';
     table.addGlobalSecondaryIndex({

@@ -10,7 +10,7 @@ import { KMS_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
 import { arnVariableOf, type SecretName } from '#shared/runtime/secrets.ts';
 import { type Grant, PLAIN_ONLY_CONDITION } from './grants.ts';
 
-// A function's grants (infra/grants.ts) as its role's policy statements, each with the variable
+// A function's grants (infra/access/grants.ts) as its role's policy statements, each with the variable
 // that tells the code where the resource is: a grant and its variable are bound together, so a
 // function never learns of a table it may not touch.
 
@@ -25,7 +25,7 @@ export interface GrantTargets {
 /** The variable that carries a queue's URL (shared/webhooks/delivery-queue.ts reads it). */
 export const QUEUE_URL_VARIABLES: Record<QueueKey, string> = { webhookDeliveries: 'WEBHOOK_QUEUE_URL' };
 
-/** The item actions granted on each table, by every binding: what its alarms watch (infra/monitoring.ts). */
+/** The item actions granted on each table, by every binding: what its alarms watch (infra/operations/monitoring.ts). */
 const grantedActions = new WeakMap<ITable, Set<string>>();
 
 /** Every item action some function of the stack may call on `table`. */

@@ -4,8 +4,8 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { FUNCTION_BUNDLING, repoRoot } from './endpoint-function.ts';
-import { functionRole } from './function-role.ts';
+import { functionRole } from '../access/function-role.ts';
+import { FUNCTION_BUNDLING, repoRoot } from '../api/endpoint-function.ts';
 
 export interface ConsumerFunctionProps {
   /** `functions/<handler>.ts`, a row of shared/consumers.ts. */

@@ -1,6 +1,6 @@
 import type { CfnResource } from 'aws-cdk-lib';
 import type { Route } from '#shared/routes.ts';
-import type { EndpointFunction } from './endpoint-function.ts';
+import type { EndpointFunction } from '../api/endpoint-function.ts';
 
 // Seed rotation without a window of refused keys (README, Rotating the key-signing seed). The custom
 // resource publishes the current and the previous public key; verifiers and issuers get them in the

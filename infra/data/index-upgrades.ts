@@ -3,7 +3,7 @@ import type { IndexDefinition, TableKey } from '#shared/db/tables.ts';
 // How a stack deployed before the current indexes (shared/db/tables.ts) gets to them, one index change
 // per deploy step (CloudFormation changes one global secondary index per table update): the declared
 // indexes that are new, added first in this order, then the retired ones, removed in this order.
-// infra/index-steps.ts turns this into each step's indexes (docs/upgrading-indexes.md). Deploy
+// infra/data/index-steps.ts turns this into each step's indexes (docs/upgrading-indexes.md). Deploy
 // history, not what the functions query: here rather than in the table declarations, which every
 // function's bundle holds.
 

@@ -8,10 +8,10 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { filterOf, queueConsumers, streamConsumers } from '#shared/consumers.ts';
 import type { TableKey } from '#shared/db/tables.ts';
-import { bindGrants } from './bind-grants.ts';
+import { bindGrants } from '../access/bind-grants.ts';
+import { functionGrants, grantsOf } from '../access/grants.ts';
+import type { EndpointFunction } from '../api/endpoint-function.ts';
 import { consumerFunction } from './consumer-function.ts';
-import type { EndpointFunction } from './endpoint-function.ts';
-import { functionGrants, grantsOf } from './grants.ts';
 import { streamSource } from './stream-source.ts';
 
 // Webhooks in the stack. Changes leave the projects and deployments tables through their streams;
@@ -35,7 +35,7 @@ export interface WebhooksProps {
   endpointFunctions: ReadonlyMap<string, EndpointFunction>;
   /** How long the consumers' log groups keep lines (the stack's setting). */
   logRetention: RetentionDays;
-  /** Where a batch of stream records the fan-out gave up on goes (infra/stream-failures.ts). */
+  /** Where a batch of stream records the fan-out gave up on goes (infra/consumers/stream-failures.ts). */
   onStreamFailure: SqsDlq;
 }
 

@@ -6,9 +6,9 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { filterOf, streamConsumers } from '#shared/consumers.ts';
 import type { TableKey } from '#shared/db/tables.ts';
-import { bindGrants } from './bind-grants.ts';
+import { bindGrants } from '../access/bind-grants.ts';
+import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';
-import { functionGrants } from './grants.ts';
 import { streamSource } from './stream-source.ts';
 
 // The audit log's recorder (functions/record-audit-events.ts), fed by the stream of every table a
@@ -23,7 +23,7 @@ export interface AuditTrailProps {
   /** The stack's tables: its stream sources and those its grants name. */
   tables: Record<TableKey, ITable>;
   logRetention: RetentionDays;
-  /** Where a batch it gave up on goes (infra/stream-failures.ts). */
+  /** Where a batch it gave up on goes (infra/consumers/stream-failures.ts). */
   onFailure: SqsDlq;
 }
 
