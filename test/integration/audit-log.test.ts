@@ -178,6 +178,26 @@ describe('refusals', () => {
     });
     expect(await log(owner, teamId, `actorId=${outsider.userId}`)).toEqual([]);
   });
+
+  it("logs a team token's scope refusal on its own team's route, a read of the log itself too", async () => {
+    const { teamId, owner } = await teamOfEveryRole();
+    const agent = audit.uniqueAgent();
+    const made = await call(url(`/teams/${teamId}/tokens`), {
+      method: 'POST',
+      key: owner.key,
+      json: { name: 'builder', scopes: ['build'], expiresInDays: 1 },
+    });
+    expect(made.status).toBe(201);
+    const { apiKey, token } = made.body as { apiKey: string; token: { id: string } };
+    const refused = await audit.callAs(agent, url(`/teams/${teamId}/audit-events`), { key: apiKey });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'forbidden', message: expect.stringContaining('scope') });
+
+    const denied = await log(owner, teamId, `outcome=denied&actorId=${token.id}`);
+    expect(denied.map(({ action, actor, requestId }) => ({ action, actor, requestId }))).toEqual([
+      { action: 'audit.read', actor: { type: 'token', id: token.id }, requestId: audit.requestIdOf(refused) },
+    ]);
+  });
 });
 
 describe('who acted', () => {

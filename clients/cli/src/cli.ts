@@ -27,7 +27,7 @@ function help(commands: Commands): string {
     '',
     'Every command takes:',
     '  --json                 print exactly one JSON document on stdout (errors too)',
-    '  --yes, -y              do what cannot be undone without asking',
+    '  --yes, -y              go ahead without asking to confirm',
     '  --api-url <url>        {base_url}, ending in /v1 (PLATFORM_API_URL; default http://localhost:3000/v1)',
     '  --backend-url <url>    {backend_url} (PLATFORM_BACKEND_URL; default: the API URL without /v1)',
     '  --team <id or name>    act in this team (PLATFORM_TEAM; else the one `platform switch` chose;',

@@ -21,7 +21,7 @@ export interface Context {
   teamChoice(): Promise<TeamChoice | undefined>;
   /** A client without a key, on the servers in effect. */
   anonymous(): Promise<PlatformClient>;
-  /** Asks before something that cannot be undone, unless --yes; refuses without a terminal. */
+  /** Asks before a change to confirm (a delete, a rollback), unless --yes; refuses without a terminal. */
   confirm(what: string): Promise<void>;
   /** A line of progress, as it happens: on stderr when stdout is for --json, else on stdout. */
   progress(line: string): void;

@@ -60,10 +60,7 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
     async confirm(what) {
       if (flags.yes) return;
       if (!io.interactive) {
-        throw new CliError(
-          'usage_error',
-          `${what} This cannot be undone: pass --yes (there is no terminal to ask on)`,
-        );
+        throw new CliError('usage_error', `${what} Pass --yes to go ahead (there is no terminal to ask on)`);
       }
       if (!/^y(es)?$/i.test(await io.ask(`${what} [y/N] `)))
         throw new CliError('usage_error', 'Not confirmed: nothing done');

@@ -287,9 +287,13 @@ describe('platform', () => {
     const promoted = await platform(['promote', 'live', preview.id], env);
     expect(promoted).toMatchObject({ code: 0 });
     expect(promoted.stdout).toContain(`is ${preview.id} (promote`);
+    // A rollback asks first, and says how it is undone (the confirmation once called it final).
     expect(await platform(['rollback', 'live', '--json'], env)).toMatchObject({
       code: 2,
-      json: { error: 'usage_error' },
+      json: {
+        error: 'usage_error',
+        message: expect.stringMatching(/next promote, which also undoes it\. Pass --yes to go ahead/),
+      },
     });
     const rolledBack = await platform(['rollback', 'live', '--yes', '--json'], env);
     expect(rolledBack).toMatchObject({
@@ -509,10 +513,16 @@ describe('platform', () => {
         `TXT +_platform-challenge\\.${name.replaceAll('.', '\\.')} +platform-verification=[0-9a-f]{40} +- +missing`,
       ),
     );
+    // Still pending (this DNS knows no name): exit 1, the same document, and in text what to create.
     expect(await platform(['domains', 'verify', id, name, '--json'], env)).toMatchObject({
-      code: 0,
+      code: 1,
       json: { name, status: 'pending', lastCheckedAt: expect.any(String) },
     });
+    const pending = await platform(['domains', 'verify', id, name], env);
+    expect(pending.code).toBe(1);
+    expect(pending.stdout).toContain(
+      `${name} is not verified yet. Create these records at your DNS provider, then run this again:\n  TXT _platform-challenge.${name} -> platform-verification=`,
+    );
     expect(await platform(['domains', 'rm', id, name, '--yes', '--json'], env)).toMatchObject({
       code: 0,
       json: { name, deleted: true },

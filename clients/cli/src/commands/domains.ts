@@ -35,6 +35,27 @@ function domainOutput(domain: Domain): Output {
   };
 }
 
+/**
+ * `domains verify`: the domain, and unless it is verified what to do, in a sentence: the records
+ * still to create or correct at the DNS provider. It exits 1 until the domain is verified, so that a
+ * script can wait on it (`--json` prints the same document either way).
+ */
+function verifyOutput(domain: Domain): Output {
+  const output = domainOutput(domain);
+  if (domain.status === 'verified') return output;
+  const todo = domain.records
+    .filter((record) => record.status !== 'ok')
+    .map((record) => `  ${record.type} ${record.name} -> ${record.requiredValue}`);
+  const advice =
+    domain.status === 'expired'
+      ? `${domain.name} was not verified in time and no longer holds the name: remove it and add it again.`
+      : [
+          `${domain.name} is not verified yet. Create these records at your DNS provider, then run this again:`,
+          ...todo,
+        ].join('\n');
+  return { ...output, text: `${output.text}\n\n${advice}`, exitCode: 1 };
+}
+
 export const domainCommands: Commands = {
   'domains add': {
     usage: 'domains add <project id or name> <domain>',
@@ -67,7 +88,7 @@ export const domainCommands: Commands = {
     args: ['project', 'name'],
     async run({ args: [project = '', name = ''], client }) {
       const api = await client();
-      return domainOutput(await api.domains.verify(await projectId(api, project), name));
+      return verifyOutput(await api.domains.verify(await projectId(api, project), name));
     },
   },
   'domains rm': {

@@ -41,7 +41,7 @@ export const productionCommands: Commands = {
       const id = await projectId(api, project);
       const to = string(flags, 'to');
       await confirm(
-        `Roll production of ${id} back to ${to ?? 'the deployment before the current one'}? Automatic promotion pauses until the next promote.`,
+        `Roll production of ${id} back to ${to ?? 'the deployment before the current one'}? Automatic promotion pauses until the next promote, which also undoes it.`,
       );
       return productionOutput(await api.production.rollback(id, defined({ deploymentId: to })));
     },
