@@ -254,8 +254,13 @@ describe('platform', () => {
         .map((line) => line.replace(/^\S+ {2}/, ''));
       // The stream reads the status once a second: a 100 ms `building` may come and go unseen.
       const statuses = ['queued', 'building', 'ready'];
-      expect(printed[0]).toBe('queued');
-      expect(printed.filter((line) => !statuses.includes(line))).toEqual([
+      // First the deployment's id, and how to follow or cancel it from elsewhere.
+      const { id } = run.json as { id: string };
+      expect(printed[0]).toBe(
+        `Deployment ${id} (production): \`platform logs ${id} --follow\` follows it, \`platform deployments cancel ${id}\` cancels it`,
+      );
+      expect(printed[1]).toBe('queued');
+      expect(printed.slice(1).filter((line) => !statuses.includes(line))).toEqual([
         'Cloning branch main',
         'Installing dependencies',
         '> npm run build',

@@ -72,7 +72,11 @@ export const deploymentCommands: Commands = {
         }),
       );
       if (!flags.wait) return objectOutput(created);
-      // The build's statuses and log lines as they come (on stderr with --json), then the deployment.
+      // Its id first, with how to follow or cancel it from elsewhere; then the build's statuses and
+      // log lines as they come (on stderr with --json), then the deployment.
+      progress(
+        `Deployment ${created.id} (${created.target}): \`platform logs ${created.id} --follow\` follows it, \`platform deployments cancel ${created.id}\` cancels it`,
+      );
       const status = await followBuild(api, created.id, {
         timeoutMs,
         print: (event) => progress(eventLine(event)),
