@@ -13,6 +13,34 @@ import { isTeamToken } from './team-token.ts';
 
 const DEFAULT_API_URL = 'http://localhost:3000/v1';
 
+/**
+ * The global fetch, with its failure to reach a server told as the CLI tells it: which URL, and which
+ * setting chose the server (fetch's own says `fetch failed`, and a person cannot tell from it whether
+ * the service is down or the URL wrong).
+ */
+const naming =
+  (from: string) =>
+  async (url: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await globalThis.fetch(url, init);
+    } catch (error) {
+      // A network failure (ECONNREFUSED, ENOTFOUND, undici's UND_ERR_SOCKET...), not a bad URL.
+      const cause = (error as { cause?: { code?: unknown } }).cause?.code;
+      // By name: fetch's TypeError may be of another realm than this module's (a test's vm).
+      if (
+        (error as Error).name !== 'TypeError' ||
+        typeof cause !== 'string' ||
+        !/^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(cause)
+      )
+        throw error;
+      throw new CliError(
+        'connection_error',
+        `Could not reach ${url} (${cause}); ${from}: is it running (npm start)? Else set PLATFORM_API_URL or --api-url`,
+        1,
+      );
+    }
+  };
+
 export function contextOf(flags: Flags, args: string[], io: IO): Context {
   const { env } = io;
   let stored: Promise<Credentials | undefined> | undefined;
@@ -22,12 +50,20 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
   };
   const servers = async () => {
     const saved = await credentials();
-    const apiUrl = string(flags, 'api-url') ?? env.PLATFORM_API_URL;
+    const flagUrl = string(flags, 'api-url');
+    const apiUrl = flagUrl ?? env.PLATFORM_API_URL;
     const backendUrl = string(flags, 'backend-url') ?? env.PLATFORM_BACKEND_URL;
-    if (apiUrl) return { baseUrl: apiUrl, ...(backendUrl ? { backendUrl } : {}) };
+    if (apiUrl) {
+      const from = `the server comes from ${flagUrl ? '--api-url' : 'PLATFORM_API_URL'}`;
+      return { baseUrl: apiUrl, ...(backendUrl ? { backendUrl } : {}), fetch: naming(from) };
+    }
+    const from = saved?.baseUrl
+      ? 'the server comes from what `platform login` saved'
+      : `the server is the default (${DEFAULT_API_URL})`;
     return {
       baseUrl: saved?.baseUrl ?? DEFAULT_API_URL,
       ...(backendUrl || saved ? { backendUrl: backendUrl ?? saved?.backendUrl } : {}),
+      fetch: naming(from),
     };
   };
   const apiKey = async () => env.PLATFORM_API_KEY || (await credentials())?.apiKey;

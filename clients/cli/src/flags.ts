@@ -7,7 +7,7 @@ export type Option = { type: 'string' | 'boolean'; short?: string; multiple?: bo
 
 /** An error of the CLI itself, in the API's error shape; exit code 2 unless it stands for an API answer. */
 export class CliError extends Error {
-  readonly code: 'usage_error' | 'not_logged_in' | 'not_found' | 'timeout';
+  readonly code: 'usage_error' | 'not_logged_in' | 'not_found' | 'timeout' | 'connection_error';
   readonly exitCode: number;
 
   constructor(code: CliError['code'], message: string, exitCode = 2) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '@platform-api/client';
 import { startLocalBuilder } from '../../../infra/local/builder.ts';
+import { freePort } from '../../../infra/local/dynamodb-local.ts';
 import { type LocalWebhookQueue, startLocalWebhookQueue } from '../../../infra/local/webhook-queue.ts';
 import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
@@ -107,6 +108,23 @@ describe('platform', () => {
       });
     },
   );
+
+  slowly('names the URL it could not reach and the setting that chose it (exit 1)', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await freePort();
+    const nowhere = { PLATFORM_API_KEY: 'pk_test_x', PLATFORM_API_URL: `http://127.0.0.1:${port}/v1` };
+    expect(await platform(['projects', 'list', '--json'], nowhere)).toMatchObject({
+      code: 1,
+      json: {
+        error: 'connection_error',
+        message: expect.stringMatching(
+          new RegExp(
+            `^Could not reach http://127\\.0\\.0\\.1:${port}/v1/projects\\S* \\(ECONNREFUSED\\); the server comes from PLATFORM_API_URL: is it running`,
+          ),
+        ),
+      },
+    });
+  });
 
   slowly('says not_logged_in (exit 2) with no key', async () => {
     expect(await platform(['projects', 'list', '--json'], { CONFIG: 'nobody' })).toEqual(
