@@ -267,12 +267,20 @@ describe('platform teams members and invitations', () => {
     });
   });
 
-  it('revokes an invitation, whose code then joins nothing; the personal team takes none (409)', async () => {
+  it('revokes an invitation, whose code then joins nothing; the personal team takes none, saying where to go', async () => {
     const [ada, bob] = await Promise.all([user('Ada'), user('Bob')]);
+    // No team chosen: the CLI says how to choose or make one; named, the personal team is the API's 409.
     expect(await platform(ada, ['teams', 'invite', bob.email, '--role', 'viewer'])).toMatchObject({
-      code: 1,
-      json: { error: 'conflict' },
+      code: 2,
+      json: {
+        error: 'usage_error',
+        message: expect.stringContaining('`platform switch <team>` or --team <team>'),
+      },
     });
+    const personal = ((await platform(ada, ['teams', 'get'])).json as { id: string }).id;
+    expect(
+      await platform(ada, ['teams', 'invite', bob.email, '--role', 'viewer', '--team', personal]),
+    ).toMatchObject({ code: 1, json: { error: 'conflict' } });
     const acme = ((await platform(ada, ['teams', 'create', 'Acme'])).json as { id: string }).id;
     const { id, code } = (
       await platform(ada, ['teams', 'invite', bob.email, '--role', 'viewer', '--team', acme])

@@ -114,6 +114,14 @@ export const teamCommands: Commands = {
     async run({ args: [email = ''], flags, client }) {
       const api = await client();
       const role = required(flags, 'role') as Role;
+      // No team chosen and a person's key: the team in effect is their personal one, which the API
+      // refuses to invite into (409). Say how to get to a team that takes invitations instead.
+      if (!api.teamId && !isTeamToken(api.apiKey)) {
+        throw new CliError(
+          'usage_error',
+          'Your personal team takes no invitations: choose a team with `platform switch <team>` or --team <team>, or make one with `platform teams create <name>`',
+        );
+      }
       const team = await teamInEffect(api);
       const { code, ...invitation } = await api.teams.createInvitation(team, { email, role });
       return {
