@@ -50,6 +50,27 @@ describe('platform deployments', () => {
     expect(lines[2]).toMatch(/^\S+Z {2}ready\b/);
   });
 
+  it('logs --follow ends a failed build with the message of the report that failed it (exit 1)', async () => {
+    const { env, id } = await queuedDeployment();
+    const report = (json: Record<string, string>) =>
+      fetch(`${gateway.baseUrl}/deployments/${id}/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.PLATFORM_API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(json),
+      });
+    expect((await report({ status: 'building' })).status).toBe(200);
+    expect((await report({ status: 'error', message: 'npm run build exited with 1' })).status).toBe(200);
+    const followed = await platformText(env, ['logs', id, '--follow']);
+    expect(followed.code).toBe(1);
+    expect(followed.out.trimEnd().split('\n').at(-1)).toBe(
+      `Deployment ${id} is error: npm run build exited with 1`,
+    );
+    expect(await platform(env, ['logs', id, '--follow'])).toEqual({
+      code: 1,
+      json: { id, status: 'error', lines: 0, errorMessage: 'npm run build exited with 1' },
+    });
+  });
+
   it('exits 1 when the deployment ends other than ready, and prints it', async () => {
     const { env, id } = await queuedDeployment();
     expect((await platform(env, ['deployments', 'cancel', id, '--yes'])).code).toBe(0);

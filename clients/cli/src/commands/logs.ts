@@ -26,9 +26,11 @@ export const logCommands: Commands = {
           progress(logLine(event));
         },
       });
+      // A failed build says why, as `deployments get` does: the message of the report that failed it.
+      const errorMessage = status === 'error' ? (await api.deployments.get(id)).errorMessage : undefined;
       return {
-        json: { id, status, lines },
-        text: `Deployment ${id} is ${status}`,
+        json: { id, status, lines, ...(errorMessage === undefined ? {} : { errorMessage }) },
+        text: `Deployment ${id} is ${status}${errorMessage === undefined ? '' : `: ${errorMessage}`}`,
         exitCode: status === 'ready' ? 0 : 1,
       };
     },
