@@ -1,5 +1,6 @@
-import { PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
+import { forEachPage } from '#shared/db/pages.ts';
 import { purgePartition } from '#shared/db/partition-purge.ts';
 import { tableName } from '#shared/db/tables.ts';
 import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
@@ -79,20 +80,15 @@ export async function putSnapshot(
 /** A deployment's snapshot (one Query), or undefined for a deployment made before snapshots. */
 export async function readSnapshot(projectId: string, deploymentId: string): Promise<Snapshot | undefined> {
   const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'projectId = :project AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':project': projectId, ':prefix': prefix(deploymentId) },
-        ConsistentRead: true,
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    items.push(...Items);
-    startKey = LastEvaluatedKey;
-  } while (startKey !== undefined);
+  await forEachPage(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'projectId = :project AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':project': projectId, ':prefix': prefix(deploymentId) },
+      ConsistentRead: true,
+    },
+    (page) => items.push(...page.items),
+  );
   const [first] = items;
   if (!first) return undefined;
   return {

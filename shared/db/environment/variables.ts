@@ -1,7 +1,7 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
 import { conditionally } from '#shared/db/conditional.ts';
-import { type Page, queryPage } from '#shared/db/pages.ts';
+import { forEachPage, type Page, queryPage } from '#shared/db/pages.ts';
 import { NO_VARIABLES, table as projectsTable, VARIABLES_HEAD } from '#shared/db/projects.ts';
 import { ENVIRONMENT_HEAD_KEY, tableName } from '#shared/db/tables.ts';
 import type { EnvironmentTarget, VariableType } from '#shared/model/environment-variables.ts';
@@ -158,26 +158,21 @@ export async function allVariables(
   options: { sealed: boolean },
 ): Promise<StoredVariable[]> {
   const found: StoredVariable[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { Items = [], LastEvaluatedKey } = await db.send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'projectId = :project AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':project': projectId, ':prefix': variablePrefix(version) },
-        ...(options.sealed
-          ? {}
-          : {
-              ProjectionExpression: 'id, #key, targets, #type, createdAt, updatedAt',
-              ExpressionAttributeNames: { '#key': 'key', '#type': 'type' },
-            }),
-        ConsistentRead: true,
-        ScanIndexForward: false,
-        ...(startKey === undefined ? {} : { ExclusiveStartKey: startKey }),
-      }),
-    );
-    found.push(...Items.map(toVariable));
-    startKey = LastEvaluatedKey;
-  } while (startKey !== undefined);
+  await forEachPage(
+    {
+      TableName: table(),
+      KeyConditionExpression: 'projectId = :project AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':project': projectId, ':prefix': variablePrefix(version) },
+      ...(options.sealed
+        ? {}
+        : {
+            ProjectionExpression: 'id, #key, targets, #type, createdAt, updatedAt',
+            ExpressionAttributeNames: { '#key': 'key', '#type': 'type' },
+          }),
+      ConsistentRead: true,
+      ScanIndexForward: false,
+    },
+    (page) => found.push(...page.items.map(toVariable)),
+  );
   return found;
 }
