@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
+import { pathWithoutDirectEsbuild } from '../support/direct-esbuild.ts';
 import { synthesizedAssembly } from '../support/synthesized-stack.ts';
 
 // The same commit synthesized in two places ships the same assets: a deploy from a CI runner after
@@ -110,8 +111,11 @@ it('bundles each kind of function byte for byte as the stack does, from another 
   symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
   const outdir = join(elsewhere, 'assembly');
   mkdirSync(outdir);
+  // Through npx, as `cdk synth` bundles: the run's own synthesis calls esbuild directly
+  // (test/support/direct-esbuild.ts), so the same bytes here show that changes nothing either.
   await run(process.execPath, [join(copy, 'test', 'support', 'synth-sample.ts'), outdir], {
     cwd: copy,
+    env: { ...process.env, PATH: pathWithoutDirectEsbuild() },
     maxBuffer: 64 * 1024 * 1024,
   });
   const samples = assetsOf(outdir).filter((asset) => bundled(asset));

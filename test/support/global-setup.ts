@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { localEnvironment } from '#infra/local/environment.ts';
+import { runEsbuildDirectly } from './direct-esbuild.ts';
 import { startDnsServer } from './dns-server.ts';
 import { startStoreProbe } from './store-probe.ts';
 import { startSynthesis } from './synthesized-stack.ts';
@@ -18,8 +19,9 @@ interface ProjectConfig {
 export default async function globalSetup(_globalConfig: unknown, project?: ProjectConfig): Promise<void> {
   // Every temporary folder of the run (the suites' synthesized templates, CDK's cdk.out*, bundles,
   // data folders) under one, which the teardown removes: the workers and their children inherit
-  // TMPDIR, and os.tmpdir() reads it. Without it each run had left gigabytes behind in /tmp.
-  const runTemporary = mkdtempSync(join(tmpdir(), 'platform-test-run-'));
+  // TMPDIR, and os.tmpdir() reads it. Without it each run had left gigabytes behind in /tmp. Named
+  // after Jest's process, so that test/run.ts can remove it after stopping Jest, when no teardown ran.
+  const runTemporary = mkdtempSync(join(tmpdir(), `platform-test-run-${process.pid}-`));
   process.env.TMPDIR = runTemporary;
   // Node's compile cache for every Node process the run starts (the synthesis and the npm and esbuild
   // runs under it, the CLI's, the bundles' cold starts): each compiles the same modules again, and a
@@ -27,6 +29,8 @@ export default async function globalSetup(_globalConfig: unknown, project?: Proj
   // unchanged; the cache is the run's own and goes with its folder.
   process.env.NODE_COMPILE_CACHE ??= join(runTemporary, 'node-compile-cache');
   (globalThis as { __runTemporary?: string }).__runTemporary = runTemporary;
+  // Every bundling of the run calls esbuild itself rather than through npx (test/support/direct-esbuild.ts).
+  runEsbuildDirectly(runTemporary);
   // Bundling every function takes longer than any suite: it starts first and runs beside the others.
   // A run of a few files that never read the bundles may leave it out (PLATFORM_TEST_SYNTH=off): it
   // takes a core for a minute.
