@@ -1,44 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Command, Commands } from './command.ts';
 import { commands as allCommands } from './commands/index.ts';
 import { contextOf } from './context.ts';
 import { CliError, type Flags, GLOBAL_OPTIONS, GLOBAL_VALUES } from './flags.ts';
+import { commandHelp, flagError, overallHelp } from './help.ts';
 import type { IO } from './io.ts';
 import { print, printError } from './output.ts';
+import { cliVersion } from './version.ts';
 
 // `platform <command> [<subcommand>] [arguments] [flags]`: finds the command (its one or two words
 // come first; global flags may precede them), parses its flags, runs it with the I/O it is given and
 // prints what it answers. Every command takes --json (then stdout holds exactly one JSON document,
 // errors included) and prints readable text without it. Exit codes: 0 done, 1 the API answered an
 // error (or a deployment failed, or a wait timed out), 2 the CLI refused (usage_error, not_logged_in).
-
-const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-    .version;
-
-function help(commands: Commands): string {
-  return [
-    'platform: the platform API from a terminal',
-    '',
-    'Usage: platform <command> [arguments] [flags]',
-    '',
-    ...Object.values(commands).map((command) => `  platform ${command.usage}`),
-    '',
-    'Every command takes:',
-    '  --json                 print exactly one JSON document on stdout (errors too)',
-    '  --yes, -y              go ahead without asking to confirm',
-    '  --api-url <url>        {base_url}, ending in /v1 (PLATFORM_API_URL; default http://localhost:3000/v1)',
-    '  --backend-url <url>    {backend_url} (PLATFORM_BACKEND_URL; default: the API URL without /v1)',
-    '  --team <id or name>    act in this team (PLATFORM_TEAM; else the one `platform switch` chose;',
-    '                         else your personal team)',
-    '',
-    'The key: PLATFORM_API_KEY, else the one `platform login` stored in',
-    '$XDG_CONFIG_HOME/platform/credentials.json (~/.config when unset). PLATFORM_API_KEY may hold a',
-    'team token (platt_…, from `platform tokens create`): commands then act in its team.',
-    'Exit codes: 0 done, 1 an API error or a failed deployment, 2 a usage error or not logged in.',
-  ].join('\n');
-}
 
 /** Finds the command: its one or two words come first, global flags may precede them. */
 function findCommand(commands: Commands, argv: string[]): { command: Command; rest: string[] } | undefined {
@@ -70,7 +44,7 @@ function parse(command: Command, rest: string[]): { flags: Flags; args: string[]
     });
     return { flags: parsed.values as Flags, args: parsed.positionals };
   } catch (error) {
-    throw new CliError('usage_error', `${(error as Error).message} (usage: platform ${command.usage})`);
+    throw flagError(error, command);
   }
 }
 
@@ -79,13 +53,13 @@ export async function run(argv: string[], io: IO, commands: Commands = allComman
   const json = argv.includes('--json');
   try {
     if (argv.includes('--version')) {
-      print(io.stdout, { json: { version: version() }, text: version() }, json);
+      print(io.stdout, { json: { version: cliVersion() }, text: cliVersion() }, json);
       return 0;
     }
     const found = findCommand(commands, argv);
     if (!found) {
       if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-        print(io.stdout, { json: { usage: help(commands) }, text: help(commands) }, json);
+        print(io.stdout, { json: { usage: overallHelp(commands) }, text: overallHelp(commands) }, json);
         return 0;
       }
       throw new CliError('usage_error', `Unknown command: platform ${argv.join(' ')} (see platform --help)`);
@@ -93,8 +67,14 @@ export async function run(argv: string[], io: IO, commands: Commands = allComman
     const { command } = found;
     const { flags, args } = parse(command, found.rest);
     if (flags.help) {
-      const usage = `platform ${command.usage}`;
-      print(io.stdout, { json: { usage }, text: `Usage: ${usage}` }, json);
+      print(
+        io.stdout,
+        {
+          json: { usage: `platform ${command.usage}`, help: commandHelp(command) },
+          text: commandHelp(command),
+        },
+        json,
+      );
       return 0;
     }
     const names = command.args ?? [];

@@ -36,6 +36,8 @@ export interface TeamChoice {
 export interface Command {
   /** After `platform `: the words, the arguments, the flags. */
   usage: string;
+  /** What it does, in one sentence: under the usage line in its --help and beside it in `platform --help`. */
+  summary: string;
   /** The names of its positional arguments, in order; a name ending in `?` may be left out. */
   args?: string[];
   options?: Record<string, Option>;

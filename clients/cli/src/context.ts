@@ -6,6 +6,7 @@ import type { IO } from './io.ts';
 import { readSettings } from './settings.ts';
 import { teamId, tokenTeamId } from './team-ref.ts';
 import { isTeamToken } from './team-token.ts';
+import { cliUserAgent } from './version.ts';
 
 // The servers, the key and the team a command talks to (flags, then environment, then what `login`
 // and `switch` stored), and the questions it may ask. The key is PLATFORM_API_KEY, else the stored
@@ -66,6 +67,8 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
       fetch: naming(from),
     };
   };
+  // Every client the command makes: on the servers in effect, naming the CLI in its User-Agent.
+  const clientOptions = async () => ({ ...(await servers()), userAgent: cliUserAgent() });
   const apiKey = async () => env.PLATFORM_API_KEY || (await credentials())?.apiKey;
   const teamChoice = async (): Promise<TeamChoice | undefined> => {
     const flag = string(flags, 'team');
@@ -80,12 +83,12 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
     args,
     io,
     teamChoice,
-    anonymous: async () => new PlatformClient(await servers()),
+    anonymous: async () => new PlatformClient(await clientOptions()),
     async client() {
       const key = await apiKey();
       if (!key)
         throw new CliError('not_logged_in', 'Not logged in: run `platform login`, or set PLATFORM_API_KEY');
-      const client = new PlatformClient({ ...(await servers()), apiKey: key });
+      const client = new PlatformClient({ ...(await clientOptions()), apiKey: key });
       const choice = await teamChoice();
       if (!choice) return client;
       // A name costs a walk of the user's teams; an id (what `switch` stores) costs nothing. A team

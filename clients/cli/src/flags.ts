@@ -2,8 +2,18 @@
 // and the CLI's own error (in the API's error shape).
 
 export type Flags = Record<string, string | string[] | boolean | undefined>;
-/** A flag a command takes; `multiple`: it may be given more than once. */
-export type Option = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
+/**
+ * A flag a command takes; `multiple`: it may be given more than once. `help` is its line in the
+ * command's --help: what it does, and for a value, what it takes and its default.
+ */
+export type Option = {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  help: string;
+  /** What the help calls a string flag's value: `--api-url <url>` (`<value>` unless named). */
+  value?: string;
+};
 
 /** An error of the CLI itself, in the API's error shape; exit code 2 unless it stands for an API answer. */
 export class CliError extends Error {
@@ -19,18 +29,32 @@ export class CliError extends Error {
 
 /** The flags every command takes. */
 export const GLOBAL_OPTIONS: Record<string, Option> = {
-  json: { type: 'boolean' },
-  yes: { type: 'boolean', short: 'y' },
-  help: { type: 'boolean', short: 'h' },
-  'api-url': { type: 'string' },
-  'backend-url': { type: 'string' },
-  team: { type: 'string' },
+  json: { type: 'boolean', help: 'print exactly one JSON document on stdout (errors too)' },
+  yes: { type: 'boolean', short: 'y', help: 'go ahead without asking to confirm' },
+  help: { type: 'boolean', short: 'h', help: "show the command's usage and flags" },
+  'api-url': {
+    type: 'string',
+    value: 'url',
+    help: '{base_url}, ending in /v1 (PLATFORM_API_URL; default http://localhost:3000/v1)',
+  },
+  'backend-url': {
+    type: 'string',
+    value: 'url',
+    help: '{backend_url} (PLATFORM_BACKEND_URL; default: the API URL without /v1)',
+  },
+  team: {
+    type: 'string',
+    value: 'id or name',
+    help: 'act in this team (PLATFORM_TEAM; else the one `platform switch` chose; else your personal team)',
+  },
 };
 /** The global flags that take a value (the command finder skips it). */
 export const GLOBAL_VALUES = ['--api-url', '--backend-url', '--team'];
 
 /** What every list command takes. */
-export const LIST_OPTIONS: Record<string, Option> = { limit: { type: 'string' } };
+export const LIST_OPTIONS: Record<string, Option> = {
+  limit: { type: 'string', value: 'n', help: 'list at most this many (default: all, page by page)' },
+};
 
 export const string = (flags: Flags, name: string): string | undefined => {
   const value = flags[name];

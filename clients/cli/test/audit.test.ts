@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,14 @@ const audit = async (env: Env, argv: string[] = []) =>
 
 /** `text` as a regular expression matching itself (an email's dots and plus signs). */
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The version in clients/<folder>/package.json. */
+const packageVersion = (folder: string): string =>
+  (
+    JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', folder, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 const actions = (events: AuditEvent[]) => events.map((event) => `${event.action} ${event.outcome}`);
 
@@ -102,6 +111,10 @@ describe('platform audit', () => {
         .map((event) => event.at)
         .sort()
         .reverse(),
+    );
+    // Each was a CLI command: the log says so, and which version, with the SDK's token after it.
+    expect(new Set(log.map((event) => event.userAgent))).toEqual(
+      new Set([`platform-cli/${packageVersion('cli')} platform-sdk/${packageVersion('typescript')}`]),
     );
   });
 

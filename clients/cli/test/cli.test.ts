@@ -10,6 +10,8 @@ import { type LocalWebhookQueue, startLocalWebhookQueue } from '../../../infra/l
 import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
 import { newCaller } from '../../../test/support/users.ts';
+import { commands } from '../src/commands/index.ts';
+import { GLOBAL_OPTIONS } from '../src/flags.ts';
 import { type Env, inProcessCli } from './support/in-process.ts';
 
 // The CLI against the local gateway over HTTP, with a config folder of its own; every --json output
@@ -19,6 +21,9 @@ import { type Env, inProcessCli } from './support/in-process.ts';
 
 const MAIN = join(import.meta.dirname, '..', 'src', 'main.ts');
 // A test of ten commands against a gateway on two busy cores.
+/** `text` as a regular expression matching itself. */
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const slowly = (name: string, test: () => Promise<void>) => it(name, test, 60_000);
 
 let gateway: TestGateway;
@@ -104,10 +109,53 @@ describe('platform', () => {
       });
       expect(await platform(['projects', 'list', '--colour', '--json'])).toMatchObject({
         code: 2,
-        json: { error: 'usage_error', message: expect.stringContaining("Unknown option '--colour'") },
+        json: {
+          error: 'usage_error',
+          message: 'Unknown flag --colour (platform projects list --help lists its flags)',
+        },
       });
     },
   );
+
+  it("describes each of a command's flags and every command's own in --help", async () => {
+    const help = await platform(['deploy', '--help']);
+    expect(help.code).toBe(0);
+    const lines = help.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      `Usage: platform ${commands.deploy?.usage}`,
+      '',
+      commands.deploy?.summary,
+    ]);
+    for (const [name, option] of Object.entries({ ...commands.deploy?.options, ...GLOBAL_OPTIONS })) {
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^  (-\\w, )?--${name}\\b.* {3}${escaped(option.help)}$`)),
+      );
+    }
+    // No command is left without its sentence, nor a flag without its line.
+    for (const [words, command] of Object.entries(commands)) {
+      expect(`${words}: ${command.summary}`).toMatch(new RegExp(`^${words}: [A-Z].+\\.$`));
+      for (const [name, option] of Object.entries(command.options ?? {}))
+        expect(`${words} --${name}: ${option.help}`).toMatch(/: \S.{9,}$/);
+    }
+  });
+
+  it('suggests the flag a mistyped one meant, and says which flag lacks its value', async () => {
+    expect(await platform(['deploy', 'web', '--brnch', 'main', '--json'])).toMatchObject({
+      code: 2,
+      json: {
+        error: 'usage_error',
+        message: 'Unknown flag --brnch: did you mean --branch? (platform deploy --help lists its flags)',
+      },
+    });
+    expect((await platform(['deployments', 'list', '--stat', 'ready', '--json'])).json).toMatchObject({
+      message:
+        'Unknown flag --stat: did you mean --status? (platform deployments list --help lists its flags)',
+    });
+    expect((await platform(['deploy', 'web', '--branch', '--json'])).json).toMatchObject({
+      error: 'usage_error',
+      message: '--branch needs a value: --branch <branch> (platform deploy --help lists its flags)',
+    });
+  });
 
   slowly('names the URL it could not reach and the setting that chose it (exit 1)', async () => {
     // A port that was free a moment ago: nothing listens there.

@@ -1,6 +1,7 @@
 import { errorOf } from './errors.ts';
 import { type FollowEvent, type FollowOptions, follow } from './follow.ts';
 import { type Groups, type OperationRow, operationTable } from './generated/operations.ts';
+import { clientVersion } from './generated/version.ts';
 import { backoff, retryAfterMs, sleep } from './retry.ts';
 import type { TeamRequestOptions } from './types.ts';
 
@@ -25,6 +26,11 @@ export interface ClientOptions {
    * logs and metrics. The wait is the answer's Retry-After where it has one, else the backoff.
    */
   onRetry?: (retry: RetryInfo) => void;
+  /**
+   * Your program's product token (`my-app/1.2`), sent before the client's own in every request's
+   * User-Agent (`my-app/1.2 platform-sdk/0.1.0`), so the audit log says which program acted.
+   */
+  userAgent?: string;
 }
 
 /** What `onRetry` is told: the attempt that failed (0 for the first), the wait before the next. */
@@ -52,6 +58,20 @@ function newIdempotencyKey(): string {
   return Array.from(bytes, (byte) => (byte & 255).toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * Each path value a method was given is a string with something in it: an id left undefined or empty
+ * would otherwise make another path (`GET /projects/` is the list) and answer something else.
+ */
+function requirePathValues(method: string, names: readonly string[], values: readonly unknown[]): void {
+  names.forEach((name, i) => {
+    const value = values[i];
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new TypeError(
+        `client.${method}: ${name} must be a non-empty string, got ${typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value}`,
+      );
+  });
+}
+
 class Client {
   /** The API key the client sends; `auth.login` sets it, `auth.logout` clears it. */
   apiKey: string | undefined;
@@ -64,6 +84,7 @@ class Client {
   readonly #fetch: NonNullable<ClientOptions['fetch']>;
   readonly #maxRetries: number;
   readonly #onRetry: ClientOptions['onRetry'];
+  readonly #userAgent: string;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -73,6 +94,7 @@ class Client {
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#maxRetries = options.maxRetries ?? 2;
     this.#onRetry = options.onRetry;
+    this.#userAgent = [options.userAgent?.trim(), `platform-sdk/${clientVersion}`].filter(Boolean).join(' ');
     const groups = this as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>;
     for (const row of operationTable as readonly Row[]) {
       groups[row.group] ??= {};
@@ -86,11 +108,12 @@ class Client {
 
   /** `deployments.follow`: the log stream, opened again after the last line whenever it ends early. */
   #follow(id: string, options?: FollowOptions): AsyncGenerator<FollowEvent, void> {
+    requirePathValues('deployments.follow', ['id'], [id]);
     const teamId = options?.teamId ?? this.teamId;
     const team = teamId ? `?${new URLSearchParams({ teamId })}` : '';
     const url = `${this.baseUrl}/deployments/${encodeURIComponent(id)}/logs${team}`;
     return follow((lastEventId, signal) => {
-      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      const headers: Record<string, string> = { accept: 'text/event-stream', 'user-agent': this.#userAgent };
       if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
       if (lastEventId > 0) headers['last-event-id'] = String(lastEventId);
       return this.#fetch(url, { headers, signal: signal ?? null });
@@ -100,6 +123,15 @@ class Client {
   /** Sorts a method's arguments (path parameters, body, query, options) and makes the call or the list. */
   #method(row: Row, args: unknown[]): unknown {
     const params = args.slice(0, row.params?.length ?? 0) as string[];
+    if (row.params) {
+      try {
+        requirePathValues(`${row.group}.${row.name}`, row.params, params);
+      } catch (error) {
+        // Where a call answers a promise, the mistake is its rejection, as any other failure is.
+        if (!row.items) return Promise.reject(error);
+        throw error;
+      }
+    }
     let next = params.length;
     const body = row.body ? args[next++] : undefined;
     const query = (row.query ? args[next++] : undefined) as Query | undefined;
@@ -146,7 +178,7 @@ class Client {
     const teamId = row.team ? (options.teamId ?? this.teamId) : undefined;
     if (teamId) search.set('teamId', teamId);
     const url = `${row.backend ? this.backendUrl : this.baseUrl}${path}${search.size ? `?${search}` : ''}`;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { 'user-agent': this.#userAgent };
     if (row.auth && this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (row.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startGateway, type TestGateway } from '../../../test/support/gateway.ts';
 import { newCaller } from '../../../test/support/users.ts';
 import {
   ConflictError,
   NotFoundError,
+  type OperationRow,
+  operationTable,
   PlatformClient,
   PlatformError,
   UnauthorizedError,
@@ -115,5 +119,62 @@ describe('PlatformClient', () => {
     expect(await client.documentation.getDocs()).toContain('<html');
     expect((await client.documentation.getOpenApiDocument()).openapi).toBe('3.1.0');
     expect((await client.service.getHealth()).status).toBe('ok');
+  });
+});
+
+describe('PlatformClient, before any request', () => {
+  /** A client whose fetch records what it is asked to send and answers 200 `{}`. */
+  const recording = (options: { userAgent?: string } = {}) => {
+    const sent: { url: string; headers: Record<string, string> }[] = [];
+    const client = new PlatformClient({
+      baseUrl: 'http://platform.test/v1',
+      apiKey: 'pk_test',
+      ...options,
+      fetch: async (url, init) => {
+        sent.push({ url, headers: init.headers as Record<string, string> });
+        return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    return { client, sent };
+  };
+  const methodOf = (client: PlatformClient, row: OperationRow) =>
+    (client as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>)[row.group]?.[
+      row.name
+    ];
+  const withPathValues = operationTable.filter((row) => 'params' in row && row.params.length > 0);
+
+  it.each([undefined, '', '  ', null])(
+    'refuses a path value of %p with a TypeError in every method, sending nothing',
+    async (value) => {
+      expect(withPathValues.length).toBeGreaterThan(20);
+      const { client, sent } = recording();
+      for (const row of withPathValues) {
+        const method = methodOf(client, row);
+        // Every value but the last is valid, so each parameter's own check is what refuses.
+        const params = (row as OperationRow).params ?? [];
+        const args = params.map((_, i) => (i === params.length - 1 ? value : 'id_1'));
+        const refusal: unknown = await (async () => method?.(...args))().catch((error: unknown) => error);
+        expect(refusal).toBeInstanceOf(TypeError);
+        expect((refusal as TypeError).message).toBe(
+          `client.${row.group}.${row.name}: ${params.at(-1)} must be a non-empty string, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+        );
+      }
+      expect(() => client.deployments.follow(value as string)).toThrow(TypeError);
+      expect(sent).toEqual([]);
+    },
+  );
+
+  it('names itself in the User-Agent, after the program that uses it where that one names itself', async () => {
+    const version = (
+      JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    const plain = recording();
+    await plain.client.projects.get('prj_1');
+    const named = recording({ userAgent: 'my-app/1.2' });
+    await named.client.projects.get('prj_1');
+    expect([...plain.sent, ...named.sent].map((request) => request.headers['user-agent'])).toEqual([
+      `platform-sdk/${version}`,
+      `my-app/1.2 platform-sdk/${version}`,
+    ]);
   });
 });

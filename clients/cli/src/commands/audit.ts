@@ -56,15 +56,25 @@ export const auditCommands: Commands = {
   audit: {
     usage:
       'audit [--since <time>] [--until <time>] [--action <action>] [--actor <id>] [--project <id or name>] [--outcome success|denied] [--limit <n> | --all]',
+    summary: 'Print the audit log of the team in effect, newest first: every change and every refusal.',
     options: {
-      since: { type: 'string' },
-      until: { type: 'string' },
-      action: { type: 'string' },
-      actor: { type: 'string' },
-      project: { type: 'string' },
-      outcome: { type: 'string' },
-      limit: { type: 'string' },
-      all: { type: 'boolean' },
+      since: {
+        type: 'string',
+        help: 'only events from this time on: a time with its zone, a day, or a span back (90m, 24h, 7d)',
+      },
+      until: { type: 'string', help: 'only events up to this time, given as for --since' },
+      action: {
+        type: 'string',
+        help: 'only events of this action, like project.created, or a refused permission (audit.read)',
+      },
+      actor: { type: 'string', help: 'only events of this actor: a user id, a team token id, or platform' },
+      project: { type: 'string', help: 'only events of this project, by id or name' },
+      outcome: { type: 'string', help: 'only successes or only refusals: success or denied (default: both)' },
+      limit: {
+        type: 'string',
+        help: 'print the newest n events (default 50); a last line says when more match',
+      },
+      all: { type: 'boolean', help: 'print every matching event, page by page (not with --limit)' },
     },
     async run({ flags, client }) {
       const filters = filtersOf(flags);

@@ -11,7 +11,18 @@ import { isTeamToken } from '../team-token.ts';
 export const authCommands: Commands = {
   login: {
     usage: 'login [--email <email>] [--password <password>] [--print-key]',
-    options: { email: { type: 'string' }, password: { type: 'string' }, 'print-key': { type: 'boolean' } },
+    summary: 'Log in with your email and password, and store the key your commands run with.',
+    options: {
+      email: { type: 'string', help: 'your email (PLATFORM_EMAIL; else asked on the terminal)' },
+      password: {
+        type: 'string',
+        help: 'your password (PLATFORM_PASSWORD; else asked on the terminal, unechoed)',
+      },
+      'print-key': {
+        type: 'boolean',
+        help: 'print the new key too, with or without --json (it is stored either way)',
+      },
+    },
     async run({ flags, io, anonymous }) {
       let email = string(flags, 'email') ?? io.env.PLATFORM_EMAIL;
       let password = string(flags, 'password') ?? io.env.PLATFORM_PASSWORD;
@@ -43,6 +54,7 @@ export const authCommands: Commands = {
   },
   logout: {
     usage: 'logout',
+    summary: 'Revoke the key in effect and forget the stored login and the team `platform switch` chose.',
     async run({ io, client }) {
       const api = await client();
       // A team token is the team's, not a login's: revoking it by accident would stop its CI.

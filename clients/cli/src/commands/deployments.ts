@@ -54,12 +54,16 @@ export const deploymentCommands: Commands = {
   deploy: {
     usage:
       'deploy <project id or name> [--branch <branch>] [--target production|preview] [--wait] [--timeout <15m>]',
+    summary: 'Deploy a branch of a project; with --wait, follow its build until it ends.',
     args: ['project'],
     options: {
-      branch: { type: 'string' },
-      target: { type: 'string' },
-      wait: { type: 'boolean' },
-      timeout: { type: 'string' },
+      branch: { type: 'string', help: "the branch to deploy (default: the project's production branch)" },
+      target: {
+        type: 'string',
+        help: 'production or preview (default: production for the production branch, else preview)',
+      },
+      wait: { type: 'boolean', help: 'follow the build until it ends; exit 1 unless it ends ready' },
+      timeout: { type: 'string', help: 'how long --wait waits, like 90s, 15m or 1h (default 15m)' },
     },
     async run({ args: [project = ''], flags, client, progress }) {
       const timeoutMs = duration(flags, 'timeout', '15m');
@@ -87,12 +91,19 @@ export const deploymentCommands: Commands = {
   'deployments list': {
     usage:
       'deployments list [--project <id or name>] [--status <a,b>] [--branch <branch>] [--target production|preview] [--limit <n>]',
+    summary: "List deployments, newest first: every project's or one's, by status, branch and target.",
     options: {
       ...LIST_OPTIONS,
-      project: { type: 'string' },
-      status: { type: 'string' },
-      branch: { type: 'string' },
-      target: { type: 'string' },
+      project: {
+        type: 'string',
+        help: "only this project's deployments, by id or name (default: every project)",
+      },
+      status: {
+        type: 'string',
+        help: 'only these states, comma-separated: queued, building, ready, error, canceled',
+      },
+      branch: { type: 'string', help: 'only deployments of this branch' },
+      target: { type: 'string', help: 'only production or only preview deployments (default: both)' },
     },
     async run({ flags, client }) {
       const api = await client();
@@ -111,11 +122,13 @@ export const deploymentCommands: Commands = {
   },
   'deployments get': {
     usage: 'deployments get <id>',
+    summary: 'Show one deployment and its status.',
     args: ['id'],
     run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).deployments.get(id)),
   },
   'deployments events': {
     usage: 'deployments events <id>',
+    summary: "Print a deployment's history, oldest first: its status changes and build-env reads.",
     args: ['id'],
     async run({ args: [id = ''], client }) {
       const history = await (await client()).deployments.listEvents(id);
@@ -124,8 +137,14 @@ export const deploymentCommands: Commands = {
   },
   'deployments wait': {
     usage: 'deployments wait <id> [--timeout <15m>]',
+    summary: 'Wait until a deployment ends; exit 0 when it is ready, 1 otherwise or on a timeout.',
     args: ['id'],
-    options: { timeout: { type: 'string' } },
+    options: {
+      timeout: {
+        type: 'string',
+        help: 'how long to wait, like 90s, 15m or 1h (default 15m); then exit 1 with timeout',
+      },
+    },
     async run({ args: [id = ''], flags, client }) {
       const timeoutMs = duration(flags, 'timeout', '15m');
       const deployment = await waitUntilTerminal(await client(), id, timeoutMs);
@@ -135,6 +154,7 @@ export const deploymentCommands: Commands = {
   },
   'deployments cancel': {
     usage: 'deployments cancel <id> [--yes]',
+    summary: 'Cancel a queued or building deployment.',
     args: ['id'],
     async run({ args: [id = ''], client, confirm }) {
       const api = await client();

@@ -59,6 +59,7 @@ function verifyOutput(domain: Domain): Output {
 export const domainCommands: Commands = {
   'domains add': {
     usage: 'domains add <project id or name> <domain>',
+    summary: 'Add a custom domain to a project and show the DNS records it needs.',
     args: ['project', 'name'],
     async run({ args: [project = '', name = ''], client }) {
       const api = await client();
@@ -67,6 +68,7 @@ export const domainCommands: Commands = {
   },
   'domains list': {
     usage: 'domains list <project id or name> [--limit <n>]',
+    summary: "List a project's custom domains, newest first.",
     args: ['project'],
     options: LIST_OPTIONS,
     async run({ args: [project = ''], flags, client }) {
@@ -77,6 +79,7 @@ export const domainCommands: Commands = {
   },
   'domains get': {
     usage: 'domains get <project id or name> <domain>',
+    summary: 'Show a domain: each record it needs and what DNS held at the last check.',
     args: ['project', 'name'],
     async run({ args: [project = '', name = ''], client }) {
       const api = await client();
@@ -85,6 +88,7 @@ export const domainCommands: Commands = {
   },
   'domains verify': {
     usage: 'domains verify <project id or name> <domain>',
+    summary: "Check a domain's DNS records now; until it is verified, say what to fix and exit 1.",
     args: ['project', 'name'],
     async run({ args: [project = '', name = ''], client }) {
       const api = await client();
@@ -93,6 +97,7 @@ export const domainCommands: Commands = {
   },
   'domains rm': {
     usage: 'domains rm <project id or name> <domain> [--yes]',
+    summary: 'Remove a custom domain from a project.',
     args: ['project', 'name'],
     async run({ args: [project = '', name = ''], client, confirm }) {
       const api = await client();

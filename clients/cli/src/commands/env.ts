@@ -59,6 +59,7 @@ function variablesOf(text: string, where: string, targets: Target[] | undefined,
 export const envCommands: Commands = {
   'env list': {
     usage: 'env list <project id or name> [--limit <n>]',
+    summary: "List a project's environment variables (a secret's value never).",
     args: ['project'],
     options: LIST_OPTIONS,
     async run({ args: [project = ''], flags, client }) {
@@ -70,12 +71,19 @@ export const envCommands: Commands = {
   'env add': {
     usage:
       'env add <project id or name> --key <KEY> --value <value> [--targets production,preview,development] [--secret]',
+    summary: 'Add an environment variable to a project.',
     args: ['project'],
     options: {
-      key: { type: 'string' },
-      value: { type: 'string' },
-      targets: { type: 'string' },
-      secret: { type: 'boolean' },
+      key: { type: 'string', help: "the variable's name: letters, digits and _, not starting with a digit" },
+      value: { type: 'string', help: "the variable's value, at most 16 KiB" },
+      targets: {
+        type: 'string',
+        help: 'where it applies, comma-separated: production, preview, development (default: all three)',
+      },
+      secret: {
+        type: 'boolean',
+        help: 'make it a secret: its value is never shown again, only builds read it',
+      },
     },
     async run({ args: [project = ''], flags, client }) {
       const api = await client();
@@ -90,8 +98,15 @@ export const envCommands: Commands = {
   },
   'env update': {
     usage: 'env update <project id or name> <variable id> [--value <value>] [--targets <a,b>]',
+    summary: "Change an environment variable's value or targets.",
     args: ['project', 'id'],
-    options: { value: { type: 'string' }, targets: { type: 'string' } },
+    options: {
+      value: { type: 'string', help: "the variable's new value, at most 16 KiB" },
+      targets: {
+        type: 'string',
+        help: 'where it applies from now on, comma-separated: production, preview, development',
+      },
+    },
     async run({ args: [project = '', id = ''], flags, client }) {
       const api = await client();
       const body = defined({
@@ -103,6 +118,7 @@ export const envCommands: Commands = {
   },
   'env rm': {
     usage: 'env rm <project id or name> <variable id> [--yes]',
+    summary: 'Delete an environment variable of a project.',
     args: ['project', 'id'],
     async run({ args: [project = '', id = ''], client, confirm }) {
       const api = await client();
@@ -114,8 +130,14 @@ export const envCommands: Commands = {
   },
   'env pull': {
     usage: 'env pull <project id or name> [--target development|preview|production]',
+    summary: "Print a target's plain variables as .env lines, naming its secrets in a comment.",
     args: ['project'],
-    options: { target: { type: 'string' } },
+    options: {
+      target: {
+        type: 'string',
+        help: 'whose variables to print: development, preview or production (default development)',
+      },
+    },
     async run({ args: [project = ''], flags, client }) {
       const api = await client();
       const target = (string(flags, 'target') ?? 'development') as Target;
@@ -137,8 +159,19 @@ export const envCommands: Commands = {
   'env replace': {
     usage:
       'env replace <project id or name> --file <.env file, or - for stdin> [--targets production,preview,development] [--secrets <KEY,...>] [--yes]',
+    summary: "Replace all of a project's variables with those of a .env file, in one atomic step.",
     args: ['project'],
-    options: { file: { type: 'string' }, targets: { type: 'string' }, secrets: { type: 'string' } },
+    options: {
+      file: { type: 'string', help: 'the .env file to put in place of the whole set, or - to read stdin' },
+      targets: {
+        type: 'string',
+        help: "every variable's targets, comma-separated (default: production, preview, development)",
+      },
+      secrets: {
+        type: 'string',
+        help: 'the keys to make secrets, comma-separated (each must be in the file)',
+      },
+    },
     async run({ args: [project = ''], flags, io, client, confirm }) {
       const file = required(flags, 'file');
       const where = file === '-' ? 'stdin' : file;

@@ -12,6 +12,7 @@ const INVITATION_COLUMNS: (keyof Schemas['Invitation'])[] = ['id', 'email', 'rol
 export const invitationCommands: Commands = {
   'invitations accept': {
     usage: 'invitations accept <code>',
+    summary: 'Join a team with the code of an invitation to your email.',
     args: ['code'],
     async run({ args: [code = ''], client }) {
       const accepted = await (await client()).teams.acceptInvitation({ code });
@@ -24,6 +25,7 @@ export const invitationCommands: Commands = {
   },
   'invitations list': {
     usage: 'invitations list [--limit <n>]',
+    summary: 'List the open invitations of the team in effect, newest first (never their codes).',
     options: LIST_OPTIONS,
     async run({ flags, client }) {
       const api = await client();
@@ -33,6 +35,7 @@ export const invitationCommands: Commands = {
   },
   'invitations revoke': {
     usage: 'invitations revoke <invitation id> [--yes]',
+    summary: 'Revoke an open invitation of the team in effect: its code stops working.',
     args: ['id'],
     async run({ args: [id = ''], client, confirm }) {
       const api = await client();

@@ -10,13 +10,25 @@ const KEY_COLUMNS: (keyof Schemas['ApiKey'])[] = ['id', 'name', 'prefix', 'last4
 export const keyCommands: Commands = {
   'keys list': {
     usage: 'keys list [--limit <n>]',
+    summary: 'List your API keys, newest first (never their secrets).',
     options: LIST_OPTIONS,
     run: async ({ flags, client }) =>
       listOutput(await collect((await client()).keys.list({ limit: 100 }), flags), KEY_COLUMNS),
   },
   'keys create': {
     usage: 'keys create --name <name> [--scopes read,write,build] [--expires-in-days <n>]',
-    options: { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in-days': { type: 'string' } },
+    summary: 'Create an API key of your own and print it, shown this once.',
+    options: {
+      name: { type: 'string', help: "the key's name, 1 to 100 characters" },
+      scopes: {
+        type: 'string',
+        help: 'what it may do, comma-separated: read, write, build (default: those of the key in use)',
+      },
+      'expires-in-days': {
+        type: 'string',
+        help: 'its lifetime in days, 1 to 365 (default 30, never past the expiry of the key in use)',
+      },
+    },
     async run({ flags, client }) {
       const body = defined({
         name: required(flags, 'name'),
@@ -32,6 +44,7 @@ export const keyCommands: Commands = {
   },
   'keys revoke': {
     usage: 'keys revoke <id> [--yes]',
+    summary: 'Revoke one of your API keys, effective on its next request.',
     args: ['id'],
     async run({ args: [id = ''], client, confirm }) {
       const api = await client();

@@ -7,8 +7,20 @@ import { collect, integer, LIST_OPTIONS } from '../flags.ts';
 export const logCommands: Commands = {
   logs: {
     usage: 'logs <deployment id> [--follow] [--since <seq>] [--limit <n>]',
+    summary: "Print a deployment's build log, or follow it until the deployment ends.",
     args: ['deployment'],
-    options: { ...LIST_OPTIONS, follow: { type: 'boolean', short: 'f' }, since: { type: 'string' } },
+    options: {
+      ...LIST_OPTIONS,
+      follow: {
+        type: 'boolean',
+        short: 'f',
+        help: 'follow the log until the deployment ends; exit 1 unless it ends ready',
+      },
+      since: {
+        type: 'string',
+        help: 'only lines after this sequence number (default 0: from the first line)',
+      },
+    },
     async run({ args: [id = ''], flags, client, progress }) {
       const api = await client();
       const since = integer(flags, 'since') ?? 0;

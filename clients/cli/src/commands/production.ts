@@ -26,6 +26,7 @@ const productionOutput = (project: Schemas['Project']): Output => ({
 export const productionCommands: Commands = {
   promote: {
     usage: 'promote <project id or name> <deployment id>',
+    summary: "Make a ready deployment the project's production, and turn automatic promotion back on.",
     args: ['project', 'deployment'],
     async run({ args: [project = '', deploymentId = ''], client }) {
       const api = await client();
@@ -34,8 +35,14 @@ export const productionCommands: Commands = {
   },
   rollback: {
     usage: 'rollback <project id or name> [--to <deployment id>] [--yes]',
+    summary: 'Put an earlier production deployment back; automatic promotion pauses until a promote.',
     args: ['project'],
-    options: { to: { type: 'string' } },
+    options: {
+      to: {
+        type: 'string',
+        help: 'a ready deployment that was production before (default: the one before the current)',
+      },
+    },
     async run({ args: [project = ''], flags, client, confirm }) {
       const api = await client();
       const id = await projectId(api, project);
@@ -48,6 +55,7 @@ export const productionCommands: Commands = {
   },
   'production history': {
     usage: 'production history <project id or name> [--limit <n>]',
+    summary: "List every move of a project's production, newest first, and why it moved.",
     args: ['project'],
     options: LIST_OPTIONS,
     async run({ args: [project = ''], flags, client }) {

@@ -14,21 +14,17 @@ const PROJECT_COLUMNS: (keyof Schemas['Project'])[] = [
   'createdAt',
 ];
 
-const PROJECT_FIELDS = {
-  name: { type: 'string' },
-  repository: { type: 'string' },
-  'production-branch': { type: 'string' },
-} as const;
-
 export const projectCommands: Commands = {
   'projects list': {
     usage: 'projects list [--limit <n>]',
+    summary: 'List the projects of the team in effect, newest first.',
     options: LIST_OPTIONS,
     run: async ({ flags, client }) =>
       listOutput(await collect((await client()).projects.list({ limit: 100 }), flags), PROJECT_COLUMNS),
   },
   'projects get': {
     usage: 'projects get <id or name>',
+    summary: 'Show one project, by its id or name.',
     args: ['project'],
     async run({ args: [project = ''], client }) {
       const api = await client();
@@ -37,7 +33,18 @@ export const projectCommands: Commands = {
   },
   'projects create': {
     usage: 'projects create --name <name> [--repository <owner/name>] [--production-branch <branch>]',
-    options: PROJECT_FIELDS,
+    summary: 'Create a project in the team in effect.',
+    options: {
+      name: { type: 'string', help: "the project's name, 1 to 100 characters" },
+      repository: {
+        type: 'string',
+        help: 'its git repository: owner/name or an https:// URL (default: none)',
+      },
+      'production-branch': {
+        type: 'string',
+        help: 'the branch whose deployments go to production (default main)',
+      },
+    },
     run: async ({ flags, client }) =>
       objectOutput(
         await (await client()).projects.create(
@@ -51,8 +58,16 @@ export const projectCommands: Commands = {
   },
   'projects update': {
     usage: 'projects update <id> [--name <name>] [--repository <owner/name>] [--production-branch <branch>]',
+    summary: "Change a project's name, repository or production branch.",
     args: ['id'],
-    options: PROJECT_FIELDS,
+    options: {
+      name: { type: 'string', help: 'rename the project, 1 to 100 characters' },
+      repository: { type: 'string', help: 'its new git repository: owner/name or an https:// URL' },
+      'production-branch': {
+        type: 'string',
+        help: 'the branch whose deployments go to production from now on',
+      },
+    },
     run: async ({ args: [id = ''], flags, client }) =>
       objectOutput(
         await (await client()).projects.update(
@@ -67,6 +82,7 @@ export const projectCommands: Commands = {
   },
   'projects delete': {
     usage: 'projects delete <id or name> [--yes]',
+    summary: 'Delete a project with its deployments, build logs and environment variables.',
     args: ['project'],
     async run({ args: [project = ''], client, confirm }) {
       const api = await client();

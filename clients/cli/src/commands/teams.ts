@@ -45,6 +45,7 @@ async function showTeamInEffect({ client, teamChoice }: Context) {
 export const teamCommands: Commands = {
   'teams list': {
     usage: 'teams list [--limit <n>]',
+    summary: 'List your teams, marking the one commands act in.',
     options: LIST_OPTIONS,
     async run({ flags, client }) {
       const api = await client();
@@ -68,11 +69,13 @@ export const teamCommands: Commands = {
   },
   'teams create': {
     usage: 'teams create <name>',
+    summary: 'Create a team, with you as its owner.',
     args: ['name'],
     run: async ({ args: [name = ''], client }) => objectOutput(await (await client()).teams.create({ name })),
   },
   'teams get': {
     usage: 'teams get [<team id or name>]',
+    summary: 'Show a team and your role in it (default: the team in effect).',
     args: ['team?'],
     async run({ args: [ref], client }) {
       const api = await client();
@@ -81,6 +84,7 @@ export const teamCommands: Commands = {
   },
   'teams rename': {
     usage: 'teams rename <team id or name> <new name>',
+    summary: 'Rename a team (admins).',
     args: ['team', 'name'],
     async run({ args: [ref = '', name = ''], client }) {
       const api = await client();
@@ -89,6 +93,7 @@ export const teamCommands: Commands = {
   },
   'teams delete': {
     usage: 'teams delete <team id or name> [--yes]',
+    summary: 'Delete a team that has no projects left (owners; never a personal team).',
     args: ['team'],
     async run({ args: [ref = ''], client, confirm }) {
       const api = await client();
@@ -100,6 +105,7 @@ export const teamCommands: Commands = {
   },
   'teams members': {
     usage: 'teams members [--limit <n>]',
+    summary: 'List the members of the team in effect and their roles.',
     options: LIST_OPTIONS,
     async run({ flags, client }) {
       const api = await client();
@@ -109,8 +115,11 @@ export const teamCommands: Commands = {
   },
   'teams invite': {
     usage: 'teams invite <email> --role <role>',
+    summary: 'Invite an email into the team in effect and print its one-use code, shown this once.',
     args: ['email'],
-    options: { role: { type: 'string' } },
+    options: {
+      role: { type: 'string', help: "the invitee's role, at most yours (`platform roles` lists them)" },
+    },
     async run({ args: [email = ''], flags, client }) {
       const api = await client();
       const role = required(flags, 'role') as Role;
@@ -137,6 +146,7 @@ export const teamCommands: Commands = {
   },
   'teams remove': {
     usage: 'teams remove <member user id or email> [--yes]',
+    summary: 'Remove a member from the team in effect (with your own email: leave it).',
     args: ['member'],
     async run({ args: [ref = ''], client, confirm }) {
       const api = await client();
@@ -152,6 +162,7 @@ export const teamCommands: Commands = {
   },
   'teams role': {
     usage: 'teams role <member user id or email> <role>',
+    summary: "Change a member's role in the team in effect.",
     args: ['member', 'role'],
     async run({ args: [ref = '', role = ''], client }) {
       const api = await client();
@@ -162,8 +173,11 @@ export const teamCommands: Commands = {
   },
   switch: {
     usage: 'switch [<team id or name>] [--personal]',
+    summary: 'Choose the team later commands act in; alone, show the one in effect and why.',
     args: ['team?'],
-    options: { personal: { type: 'boolean' } },
+    options: {
+      personal: { type: 'boolean', help: 'go back to your personal team (forget the team chosen)' },
+    },
     async run(context) {
       const { args, flags, io, client } = context;
       const [ref] = args;
@@ -190,6 +204,7 @@ export const teamCommands: Commands = {
   },
   roles: {
     usage: 'roles',
+    summary: 'List the team roles, lowest first, and what each may do.',
     async run({ client }) {
       const { roles } = await (await client()).teams.listRoles();
       return {

@@ -33,6 +33,7 @@ function requiredList(flags: Parameters<typeof strings>[0], name: string): strin
 export const tokenCommands: Commands = {
   'tokens list': {
     usage: 'tokens list [--limit <n>]',
+    summary: 'List the team tokens of the team in effect, revoked ones too (never their secrets).',
     options: LIST_OPTIONS,
     async run({ flags, client }) {
       const api = await client();
@@ -43,12 +44,25 @@ export const tokenCommands: Commands = {
   'tokens create': {
     usage:
       'tokens create --name <name> --scope read|write|build... --expires-in-days <1-365> [--project <id or name>...] [--target production|preview...]',
+    summary: 'Make a team token for CI in the team in effect and print its secret, shown this once.',
     options: {
-      name: { type: 'string' },
-      scope: { type: 'string', multiple: true },
-      project: { type: 'string', multiple: true },
-      target: { type: 'string', multiple: true },
-      'expires-in-days': { type: 'string' },
+      name: { type: 'string', help: "the token's name, 1 to 100 characters" },
+      scope: {
+        type: 'string',
+        multiple: true,
+        help: 'what it may do: read, write or build; repeat it or give a comma list',
+      },
+      project: {
+        type: 'string',
+        multiple: true,
+        help: 'a project it may reach, by id or name; repeat it or give a comma list (default: all)',
+      },
+      target: {
+        type: 'string',
+        multiple: true,
+        help: 'a target it may act on, production or preview; repeat or give a comma list (default: both)',
+      },
+      'expires-in-days': { type: 'string', help: 'its lifetime in days, 1 to 365 (no token lives forever)' },
     },
     async run({ flags, client }) {
       const name = required(flags, 'name');
@@ -82,6 +96,7 @@ export const tokenCommands: Commands = {
   },
   'tokens revoke': {
     usage: 'tokens revoke <token id> [--yes]',
+    summary: 'Revoke a team token of the team in effect, effective on its next request.',
     args: ['id'],
     async run({ args: [id = ''], client, confirm }) {
       const api = await client();

@@ -28,18 +28,28 @@ function enabled(flags: Flags): boolean | undefined {
 export const webhookCommands: Commands = {
   'webhooks list': {
     usage: 'webhooks list [--limit <n>]',
+    summary: 'List your webhook subscriptions, newest first (never their secrets).',
     options: LIST_OPTIONS,
     run: async ({ flags, client }) =>
       listOutput(await collect((await client()).webhooks.list({ limit: 100 }), flags), WEBHOOK_COLUMNS),
   },
   'webhooks get': {
     usage: 'webhooks get <id>',
+    summary: 'Show one of your webhook subscriptions.',
     args: ['id'],
     run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).webhooks.get(id)),
   },
   'webhooks create': {
     usage: 'webhooks create --url <https://...> --events <a,b> [--description <text>]',
-    options: { url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' } },
+    summary: 'Subscribe a URL to events and print its signing secret, shown this once.',
+    options: {
+      url: { type: 'string', help: 'where events are POSTed: an https URL, not a private or loopback host' },
+      events: {
+        type: 'string',
+        help: 'the event types to send, comma-separated (like deployment.ready), or * for all',
+      },
+      description: { type: 'string', help: 'a note to tell it apart, 1 to 100 characters' },
+    },
     async run({ flags, client }) {
       const body = defined({
         url: required(flags, 'url'),
@@ -56,13 +66,14 @@ export const webhookCommands: Commands = {
   'webhooks update': {
     usage:
       'webhooks update <id> [--url <https://...>] [--events <a,b>] [--description <text>] [--enable | --disable]',
+    summary: 'Change, pause or re-enable a webhook subscription.',
     args: ['id'],
     options: {
-      url: { type: 'string' },
-      events: { type: 'string' },
-      description: { type: 'string' },
-      enable: { type: 'boolean' },
-      disable: { type: 'boolean' },
+      url: { type: 'string', help: 'where events are POSTed from now on: an https URL' },
+      events: { type: 'string', help: 'the event types to send from now on, comma-separated, or * for all' },
+      description: { type: 'string', help: "a new note, 1 to 100 characters; '' removes it" },
+      enable: { type: 'boolean', help: 'resume deliveries, also of a subscription the service disabled' },
+      disable: { type: 'boolean', help: 'pause deliveries; pending retries are dropped' },
     },
     async run({ args: [id = ''], flags, client }) {
       const description = string(flags, 'description');
@@ -84,6 +95,7 @@ export const webhookCommands: Commands = {
   },
   'webhooks delete': {
     usage: 'webhooks delete <id> [--yes]',
+    summary: 'Delete a webhook subscription; its pending deliveries are dropped.',
     args: ['id'],
     async run({ args: [id = ''], client, confirm }) {
       const api = await client();
@@ -94,11 +106,13 @@ export const webhookCommands: Commands = {
   },
   'webhooks test': {
     usage: 'webhooks test <id>',
+    summary: 'Send a ping event to a webhook.',
     args: ['id'],
     run: async ({ args: [id = ''], client }) => objectOutput(await (await client()).webhooks.test(id)),
   },
   'webhooks deliveries': {
     usage: 'webhooks deliveries <id> [--limit <n>]',
+    summary: "List a webhook's delivery attempts, newest first, with their outcomes.",
     args: ['id'],
     options: LIST_OPTIONS,
     async run({ args: [id = ''], flags, client }) {
