@@ -5,18 +5,27 @@ import { freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { localEnvironment } from '#infra/local/environment.ts';
 import { runEsbuildDirectly } from './direct-esbuild.ts';
 import { startDnsServer } from './dns-server.ts';
+import { STORES_VARIABLE } from './own-tables.ts';
 import { startStoreProbe } from './store-probe.ts';
 import { startSynthesis } from './synthesized-stack.ts';
 
-// One DynamoDB Local (in memory, on a free port) for the whole run. Its settings go into
-// process.env, which the test workers inherit. It holds no table of its own: each test file makes
-// its own (test/support/own-tables-environment.ts), so no file sees another's items.
+// A DynamoDB Local (in memory, on a free port) for each Jest worker: one JVM answers one request at
+// a time (its SQLite store), so two workers on one kept it at most of a core while both waited on it,
+// and the machine idled at about 85 %. Their settings go into process.env, which the test workers
+// inherit; each worker's files use its own (test/support/own-tables-environment.ts). They hold no
+// table of their own: each test file makes its own, so no file sees another's items.
 
 interface ProjectConfig {
   displayName?: { name: string };
 }
 
-export default async function globalSetup(_globalConfig: unknown, project?: ProjectConfig): Promise<void> {
+/** The number of files Jest runs at once: `maxWorkers`, 1 with --runInBand (jest.config.js sets 2). */
+const maxWorkers = (globalConfig: unknown): number => {
+  const config = globalConfig as { maxWorkers?: number; runInBand?: boolean } | undefined;
+  return config?.runInBand ? 1 : (config?.maxWorkers ?? 1);
+};
+
+export default async function globalSetup(globalConfig: unknown, project?: ProjectConfig): Promise<void> {
   // Every temporary folder of the run (the suites' synthesized templates, CDK's cdk.out*, bundles,
   // data folders) under one, which the teardown removes: the workers and their children inherit
   // TMPDIR, and os.tmpdir() reads it. Without it each run had left gigabytes behind in /tmp. Named
@@ -37,7 +46,14 @@ export default async function globalSetup(_globalConfig: unknown, project?: Proj
   // The files that run alone read no bundle (jest.config.js).
   if (process.env.PLATFORM_TEST_SYNTH !== 'off' && project?.displayName?.name !== 'alone')
     (globalThis as { __synthesis?: ReturnType<typeof startSynthesis> }).__synthesis = startSynthesis();
-  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  // As many as the phase runs files at once: the alone phase runs one.
+  const stores = project?.displayName?.name === 'alone' ? 1 : Math.max(1, maxWorkers(globalConfig));
+  const ports: number[] = [];
+  for (let i = 0; i < stores; i += 1) ports.push(await freePort());
+  const started = await Promise.all(ports.map((port) => startDynamoDbLocal({ port })));
+  const [dynamo] = started;
+  if (!dynamo) throw new Error('no DynamoDB Local was started');
+  (globalThis as { __dynamoDbLocals?: typeof started }).__dynamoDbLocals = started;
   const probe = process.env.PLATFORM_TEST_STORE_PROBE;
   if (probe)
     (globalThis as { __stopProbe?: () => void }).__stopProbe = startStoreProbe(dynamo.endpoint, probe);
@@ -45,8 +61,8 @@ export default async function globalSetup(_globalConfig: unknown, project?: Proj
   // name. The domains suites start servers of their own.
   const dns = await startDnsServer();
   (globalThis as { __dnsServer?: typeof dns }).__dnsServer = dns;
-  (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
   Object.assign(process.env, localEnvironment(dynamo.endpoint), {
+    [STORES_VARIABLE]: started.map((store) => store.endpoint).join(','),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     // JSON access lines whether Jest's output is a terminal or not: suites read them as JSON.
     LOG_FORMAT: process.env.LOG_FORMAT ?? 'json',

@@ -6,7 +6,7 @@ import { endSynthesis } from './synthesized-stack.ts';
 
 export default async function globalTeardown(): Promise<void> {
   const run = globalThis as {
-    __dynamoDbLocal?: DynamoDbLocal;
+    __dynamoDbLocals?: DynamoDbLocal[];
     __synthesis?: ChildProcess;
     __dnsServer?: TestDnsServer;
     __runTemporary?: string;
@@ -15,6 +15,6 @@ export default async function globalTeardown(): Promise<void> {
   run.__stopProbe?.();
   endSynthesis(run.__synthesis);
   await run.__dnsServer?.close();
-  await run.__dynamoDbLocal?.stop();
+  await Promise.all((run.__dynamoDbLocals ?? []).map((store) => store.stop()));
   if (run.__runTemporary) rmSync(run.__runTemporary, { recursive: true, force: true });
 }

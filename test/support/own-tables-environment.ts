@@ -3,10 +3,10 @@ import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environmen
 import { TestEnvironment } from 'jest-environment-node';
 import { localClient } from '#infra/local/dynamodb-local.ts';
 import { type TableKey, tableKeys, tables } from '#shared/db/tables.ts';
-import { createTablesOf, ownTableNames } from './own-tables.ts';
+import { createTablesOf, ownTableNames, workerStore } from './own-tables.ts';
 
-// The test environment of every file: Jest's Node environment, with tables of the file's own in the
-// run's DynamoDB Local. Each table's variable names the file's copy (in the file's own process.env),
+// The test environment of every file: Jest's Node environment, with tables of the file's own in its
+// worker's DynamoDB Local. Each table's variable names the file's copy (in the file's own process.env),
 // made before the file loads and dropped when it has ended, after its last hook. So no file sees
 // another's items, counts them in a listing, or reads them off a stream: the local stream poller,
 // the local IAM and every store module find a table by that variable. The name is the file's with a
@@ -24,7 +24,10 @@ export default class OwnTablesEnvironment extends TestEnvironment {
     super(config, context);
     this.names = ownTableNames(context.testPath);
     const env = this.global.process.env;
-    this.endpoint = env.DYNAMODB_ENDPOINT ?? '';
+    // The worker's own store, for the file and for what it starts with the worker's environment.
+    this.endpoint = workerStore(process.env, env.DYNAMODB_ENDPOINT ?? '');
+    env.DYNAMODB_ENDPOINT = this.endpoint;
+    process.env.DYNAMODB_ENDPOINT = this.endpoint;
     for (const key of tableKeys) env[tables[key].envVar] = this.names[key];
   }
 
