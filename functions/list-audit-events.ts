@@ -8,10 +8,10 @@ export const handler = keyEndpoint(
   'list-audit-events',
   { params: TeamParams, query: AuditEventsQuery },
   async ({ caller, query, reply }) => {
-    const { since, until, action, actorId, projectId, outcome } = query;
+    const { since, until, action, actorId, actorEmail, projectId, outcome } = query;
     const page = await listAuditEvents(
       caller,
-      { since, until, action, actorId, projectId, outcome },
+      { since, until, action, actorId, actorEmail, projectId, outcome },
       pageOf(query),
     );
     return reply.ok({ events: page.items, nextCursor: page.nextCursor });

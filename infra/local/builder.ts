@@ -5,8 +5,8 @@ import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { every, type Repeating } from './every.ts';
 
-// `LOCAL_BUILDER=1 npm start`: a stand-in for a build system, so that someone trying the API locally
-// sees deployments move. Every deployment that has sat `delayMs` in `queued` goes to `building`,
+// `npm start`'s builder (on unless LOCAL_BUILDER=0): a stand-in for a build system, so that someone
+// trying the API locally sees deployments move, and `platform deploy --wait` ends as the README shows. Every deployment that has sat `delayMs` in `queued` goes to `building`,
 // and after as long again to `ready`, through the same domain function a status report uses (one
 // conditional write each), so a cancel or a report that gets there first simply wins. It writes a few
 // lines of build log at each step, through the same append the API uses, so that a local deployment
@@ -23,9 +23,13 @@ export interface LocalBuilderSettings {
 
 export const DEFAULT_BUILDER_DELAY_MS = 3000;
 
-/** The builder's settings from the environment, or undefined when LOCAL_BUILDER is not `1`. */
+/** The builder's settings from the environment, or undefined when LOCAL_BUILDER is `0`. */
 export function localBuilderSettings(env: NodeJS.ProcessEnv = process.env): LocalBuilderSettings | undefined {
-  if (env.LOCAL_BUILDER !== '1') return undefined;
+  if (env.LOCAL_BUILDER === '0') return undefined;
+  if (env.LOCAL_BUILDER !== undefined && env.LOCAL_BUILDER !== '1')
+    throw new Error(
+      `LOCAL_BUILDER must be 1 (the default: deployments are built) or 0, not ${env.LOCAL_BUILDER}`,
+    );
   const raw = env.LOCAL_BUILDER_DELAY_MS;
   if (raw !== undefined && !/^[0-9]{1,7}$/.test(raw)) {
     throw new Error(`LOCAL_BUILDER_DELAY_MS must be a whole number of milliseconds, not ${raw}`);

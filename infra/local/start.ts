@@ -117,12 +117,18 @@ async function main(): Promise<void> {
     console.log(`base_url:    http://localhost:${port}/v1`);
     console.log(`backend_url: http://localhost:${port}`);
     if (backfilled > 0) console.log(`deployments: ${backfilled} from an older version indexed for the lists`);
-    // Opt-in (LOCAL_BUILDER=1): moves queued deployments to building and ready, so they are seen to move.
+    // On unless LOCAL_BUILDER=0: moves queued deployments to building and ready, as a build system would.
     const { localBuilderSettings, startLocalBuilder } = await import('./builder.ts');
     const builderSettings = localBuilderSettings();
     if (builderSettings) {
       builder = startLocalBuilder(builderSettings);
-      console.log(`builder:     on (queued → building → ready, ${builderSettings.delayMs} ms a step)`);
+      console.log(
+        `builder:     on (queued → building → ready, ${builderSettings.delayMs} ms a step; LOCAL_BUILDER=0 turns it off)`,
+      );
+    } else {
+      console.log(
+        'builder:     off (LOCAL_BUILDER=0): deployments stay queued until a status report moves them',
+      );
     }
     console.log(
       `webhooks:    ${deliverySettings.policy.allowPrivateTargets ? 'http and private receivers allowed' : 'https to public addresses only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=1 allows http and loopback)'}, retry unit ${deliverySettings.retryBaseSeconds} s`,

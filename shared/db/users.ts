@@ -106,6 +106,16 @@ export async function findUser(
   return Item ? toUser(Item) : undefined;
 }
 
+/**
+ * The id of the user with this (lower-cased) email, if one exists: its email item's `userId` alone,
+ * never its password hash. A BatchGetItem of one key, so that the audit log's reader, which reads
+ * emails that way, needs no other permission.
+ */
+export async function userIdOfEmail(email: string): Promise<string | undefined> {
+  const [item] = await batchGet(table(), [emailKey(email)], { projection: 'userId' });
+  return item === undefined ? undefined : String(item.userId);
+}
+
 /** The emails of the users of `ids` that exist, by id: one BatchGetItem of their profiles' two fields. */
 export async function emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

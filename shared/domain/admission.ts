@@ -42,6 +42,7 @@ function callerOf(key: KeyRecord): Caller {
     userId: key.userId,
     role: key.role === 'admin' ? 'admin' : 'member',
     keyId: key.keyId,
+    keyName: key.name,
     keyHash: key.keyHash,
     scopes: scopesOf(key.scopes),
     keyExpiresAt: key.expiresAt,

@@ -6,7 +6,7 @@ import { changesOf, kindOf, projectOfItem, targetIdOf, teamOfItem } from '#share
 import { type EventFilters, listEvents, putEvent } from '#shared/db/audit/log.ts';
 import { auditScope } from '#shared/db/audit/scope.ts';
 import type { Page } from '#shared/db/pages.ts';
-import { emailsOf } from '#shared/db/users.ts';
+import { emailsOf, userIdOfEmail } from '#shared/db/users.ts';
 import { type AuditEvent, type AuditStamp, kindOfAction, targetTypeOf } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { logError } from '#shared/runtime/log.ts';
@@ -81,13 +81,19 @@ export async function recordChange(target: AuditEvent['target']): Promise<void> 
 /**
  * A page of the caller's team's events, newest first, each person's email beside their id. The
  * email is read with the page (one BatchGetItem of the page's people), not kept in the events:
- * a user's email never changes, and it still names one who has left the team.
+ * a user's email never changes, and it still names one who has left the team. So `actorEmail` filters
+ * by the id of the user with that email: a person's events are found by the email the log shows.
  */
 export async function listAuditEvents(
   caller: Caller,
-  filters: EventFilters,
+  { actorEmail, ...filters }: EventFilters & { actorEmail?: string | undefined },
   page: PageRequest,
 ): Promise<Page<AuditEvent>> {
+  if (actorEmail !== undefined) {
+    const actorId = await userIdOfEmail(actorEmail);
+    if (actorId === undefined) return { items: [], nextCursor: null };
+    filters.actorId = actorId;
+  }
   const found = await listEvents(caller.team.id, filters, page);
   const people = new Set(found.items.flatMap(({ actor }) => (actor.type === 'user' ? [actor.id] : [])));
   const emails = await emailsOf([...people]);

@@ -22,7 +22,7 @@ import type { EndpointContext, EndpointRequest, ProxyEvent, ProxyResult } from '
 /** Who is acting: a person's key, or a team token (which acts as its team). */
 export const actorOf = (caller: Caller): AuditStamp['actor'] =>
   caller.token
-    ? { type: 'token', id: caller.keyId }
+    ? { type: 'token', id: caller.keyId, name: caller.keyName }
     : { type: 'user', id: caller.userId, keyId: caller.keyId };
 
 /** The project a row's path names (`/projects/{id}/...`), if any. */

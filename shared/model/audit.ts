@@ -102,6 +102,8 @@ export interface AuditActor {
   id: string;
   /** A user's email, filled in where events are read (shared/domain/audit.ts), never stored. */
   email?: string;
+  /** A team token's name as it was when it acted (stored: a token's name is all a person knows it by). */
+  name?: string;
   keyId?: string;
 }
 

@@ -9,6 +9,8 @@ export interface Caller {
   userId: string;
   role: Role;
   keyId: string;
+  /** The presented key's name: a team token's names it in the audit log, where it is who acted. */
+  keyName: string;
   /** The presented key's digest: logout revokes it with one consistent write, not through an index. */
   keyHash: string;
   /** What the presented key may do. */

@@ -49,6 +49,11 @@ export const AuditEvent = z
             "A user's email, also once they have left the team; absent for a token or the platform.",
         }),
       ),
+      name: z.optional(
+        z.string().register(z.globalRegistry, {
+          description: "A team token's name, as it was when it acted; absent for a user or the platform.",
+        }),
+      ),
       keyId: z.optional(
         z.string().register(z.globalRegistry, { description: "The user's key that made the request." }),
       ),

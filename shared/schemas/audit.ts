@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { AUDIT_ACTION_NAMES } from '#shared/model/audit.ts';
 import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import { permissionsOf } from '#shared/model/roles.ts';
+import { Email } from './auth.ts';
 import { atMost } from './common.ts';
 import { PageQuery } from './page-query.ts';
 
@@ -52,8 +53,24 @@ const Word = (description: string, example: string) =>
     .register(z.globalRegistry, { description, examples: [example] });
 
 /** What an event's `action` may be: a change's action, or for a refusal of a read the permission it lacked. */
-const FILTERABLE_ACTIONS: ReadonlySet<string> = new Set([...AUDIT_ACTION_NAMES, ...permissionsOf('owner')]);
-const ACTION_MESSAGE = 'must be one of the actions of docs/audit-log.md, or a permission (e.g. audit.read)';
+const FILTERABLE_ACTIONS: readonly string[] = [
+  ...new Set([...AUDIT_ACTION_NAMES, ...permissionsOf('owner')]),
+].sort();
+/** Their first words: `production` filters every `production.*` action. */
+const ACTION_WORDS: ReadonlySet<string> = new Set(
+  FILTERABLE_ACTIONS.map((action) => action.split('.')[0] ?? ''),
+);
+const ACTION_MESSAGE = `must be an action, or its first word for all of them (production = production.*): ${FILTERABLE_ACTIONS.join(', ')}`;
+
+/** An action as the filter reads it: itself, or `<word>.*` for a word (given as `word` or `word.*`). */
+function actionFilter(value: string): string | undefined {
+  if (FILTERABLE_ACTIONS.includes(value)) return value;
+  const word = value.endsWith('.*') ? value.slice(0, -2) : value;
+  return ACTION_WORDS.has(word) ? `${word}.*` : undefined;
+}
+
+/** A user's id, a team token's id, or the platform's: anything else names no actor. */
+const ACTOR_ID = /^((usr|key)_[0-9A-Za-z]{1,60}|platform)$/;
 
 export const AuditEventsQuery = z
   .extend(PageQuery, {
@@ -61,19 +78,42 @@ export const AuditEventsQuery = z
     until: Instant('Only events at or before this time.'),
     action: z
       .optional(
-        z.string().check(
-          atMost(64),
-          z.refine((value: string) => FILTERABLE_ACTIONS.has(value), ACTION_MESSAGE),
+        z.pipe(
+          z.string().check(
+            atMost(64),
+            z.refine((value: string) => actionFilter(value) !== undefined, ACTION_MESSAGE),
+          ),
+          z.transform((value: string) => actionFilter(value) ?? value),
         ),
       )
       .register(z.globalRegistry, {
-        description: `Only events of this action: one of ${AUDIT_ACTION_NAMES.join(', ')}; a refusal's is what the refused request would have done, or the permission it lacked where it changes nothing (e.g. \`audit.read\`).`,
-        examples: ['production.promoted'],
+        description: `Only events of this action, or of every action of its first word (\`production\` or \`production.*\`: every \`production.\` action): one of ${AUDIT_ACTION_NAMES.join(', ')}; a refusal's is what the refused request would have done, or the permission it lacked where it changes nothing (e.g. \`audit.read\`).`,
+        examples: ['production.promoted', 'production'],
+        // The document shows what a client sends (a string); the transform is the filter's reading.
+        override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+          for (const key of Object.keys(jsonSchema))
+            if (key !== 'description' && key !== 'examples') delete jsonSchema[key];
+          Object.assign(jsonSchema, { type: 'string', maxLength: 64 });
+        },
       }),
-    actorId: Word(
-      'Only events of this actor: a user id, a team token id, or `platform`.',
-      'usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y',
-    ),
+    actorId: z
+      .optional(
+        z
+          .string()
+          .check(
+            atMost(ID_MAX_LENGTH),
+            z.regex(ACTOR_ID, 'must be a user id (usr_…), a team token id (key_…) or platform'),
+          ),
+      )
+      .register(z.globalRegistry, {
+        description: 'Only events of this actor: a user id, a team token id, or `platform`.',
+        examples: ['usr_01JD8Z2N4P6Q8R0S2T4V6W8X0Y'],
+      }),
+    actorEmail: z.optional(Email).register(z.globalRegistry, {
+      description:
+        'Only events of the user with this email (trimmed and lower-cased), also one who has left the team. Not with `actorId`.',
+      examples: ['ada@example.com'],
+    }),
     projectId: Word(
       'Only events about this project or one of its deployments, variables or domains.',
       'prj_01JD8Z3Q4R5S6T7V8W9X0Y1Z2A',
@@ -90,6 +130,10 @@ export const AuditEventsQuery = z
         path: ['until'],
       },
     ),
+    z.refine((query) => query.actorId === undefined || query.actorEmail === undefined, {
+      message: 'give actorId or actorEmail, not both',
+      path: ['actorEmail'],
+    }),
   );
 
 export type AuditEventsFilter = z.output<typeof AuditEventsQuery>;

@@ -49,7 +49,8 @@ it("records a team token's changes as the token's, with no person and no key", a
     key: apiKey,
     json: { projectId },
   });
-  const tokenActor: AuditActor = { type: 'token', id: token.id };
+  // Named as the team named it: a token's id is nothing a person knows it by.
+  const tokenActor: AuditActor = { type: 'token', id: token.id, name: 'ci' };
   // The token's own creation is the walk's (by a person).
   await expectLogged(base, owner, teamId, agent, [
     {

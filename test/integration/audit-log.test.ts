@@ -195,7 +195,11 @@ describe('refusals', () => {
 
     const denied = await log(owner, teamId, `outcome=denied&actorId=${token.id}`);
     expect(denied.map(({ action, actor, requestId }) => ({ action, actor, requestId }))).toEqual([
-      { action: 'audit.read', actor: { type: 'token', id: token.id }, requestId: audit.requestIdOf(refused) },
+      {
+        action: 'audit.read',
+        actor: { type: 'token', id: token.id, name: 'builder' },
+        requestId: audit.requestIdOf(refused),
+      },
     ]);
   });
 });
@@ -343,6 +347,35 @@ describe('filters and pages', () => {
     expect(await ids(`until=${events.at(-1)?.at ?? ''}&action=project.created`)).toEqual([]);
     // A refusal of a request that changes nothing is filed under the permission it lacked.
     expect(await ids('action=audit.read')).toEqual(where(({ action }) => action === 'audit.read'));
+    // An action's first word is all of its actions; a person is found by the email the log shows.
+    const projectActions = where(({ action }) => action.startsWith('project.'));
+    expect(projectActions.length).toBeGreaterThan(2);
+    expect(await ids('action=project')).toEqual(projectActions);
+    expect(await ids('action=project.*')).toEqual(projectActions);
+    expect(await ids(`actorEmail=${encodeURIComponent(admin.email.toUpperCase())}`)).toEqual(byAdmin);
+    expect(await ids(`actorEmail=nobody-${teamId.toLowerCase()}@example.com`)).toEqual([]);
+  });
+
+  it("names the valid actions when an action is unknown, and an actorId that cannot be one's", async () => {
+    const owner = await audit.newWatchedPerson('Owner');
+    const teamId = await audit.newWatchedTeam(gateway.baseUrl, owner);
+    const unknown = await audit.auditPage(gateway.baseUrl, owner.key, teamId, 'action=project.create');
+    expect(unknown.body).toMatchObject({ error: 'validation_error', field: 'action' });
+    const message = (unknown.body as { message: string }).message;
+    expect(message).toMatch(/first word .*: .*project\.created, .*project\.updated/);
+    expect(message).not.toContain('docs/');
+    const email = await audit.auditPage(
+      gateway.baseUrl,
+      owner.key,
+      teamId,
+      `actorId=${encodeURIComponent(owner.email)}`,
+    );
+    expect(email.status).toBe(400);
+    expect(email.body).toMatchObject({
+      error: 'validation_error',
+      field: 'actorId',
+      message: expect.stringContaining('user id (usr_…), a team token id (key_…) or platform'),
+    });
   });
 
   it.each([
@@ -356,6 +389,9 @@ describe('filters and pages', () => {
     ['action=', 'action'],
     ['action=project.create', 'action'],
     ['actorId=', 'actorId'],
+    ['actorId=bob%40example.com', 'actorId'],
+    ['actorEmail=bob', 'actorEmail'],
+    [`actorId=usr_1&actorEmail=bob%40example.com`, 'actorEmail'],
     ['projectId=', 'projectId'],
     ['limit=0', 'limit'],
     ['cursor=not-a-cursor', 'cursor'],

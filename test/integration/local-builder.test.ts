@@ -23,9 +23,12 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe('local builder', () => {
-  it('is off unless LOCAL_BUILDER=1, and takes its delay from LOCAL_BUILDER_DELAY_MS', () => {
-    expect(localBuilderSettings({})).toBeUndefined();
+  it('is on unless LOCAL_BUILDER=0, and takes its delay from LOCAL_BUILDER_DELAY_MS', () => {
+    expect(localBuilderSettings({})).toMatchObject({ delayMs: DEFAULT_BUILDER_DELAY_MS });
     expect(localBuilderSettings({ LOCAL_BUILDER: '0' })).toBeUndefined();
+    expect(() => localBuilderSettings({ LOCAL_BUILDER: 'yes' })).toThrow(
+      'LOCAL_BUILDER must be 1 (the default: deployments are built) or 0, not yes',
+    );
     expect(localBuilderSettings({ LOCAL_BUILDER: '1' })).toMatchObject({ delayMs: DEFAULT_BUILDER_DELAY_MS });
     expect(localBuilderSettings({ LOCAL_BUILDER: '1', LOCAL_BUILDER_DELAY_MS: '200' })).toMatchObject({
       delayMs: 200,

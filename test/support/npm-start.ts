@@ -25,11 +25,13 @@ const START_SCRIPT = join(import.meta.dirname, '..', '..', 'infra', 'local', 'st
  */
 export async function startNpmStart(): Promise<LocalServer> {
   const port = await freePort();
-  // The local builder stays off whatever the shell says; the run's store is not this server's.
-  const { LOCAL_BUILDER: _builderOff, DYNAMODB_ENDPOINT: _runStore, ...inherited } = process.env;
+  // The local builder is off whatever the shell says (a suite moves its deployments itself); the
+  // run's store is not this server's.
+  const { DYNAMODB_ENDPOINT: _runStore, ...inherited } = process.env;
   const child = spawn(process.execPath, [START_SCRIPT, '--in-memory'], {
     env: {
       ...inherited,
+      LOCAL_BUILDER: '0',
       PORT: String(port),
       PLATFORM_ADMIN_EMAIL: uniqueEmail('admin'),
       PLATFORM_ADMIN_PASSWORD: randomUUID(),

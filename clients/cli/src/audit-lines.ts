@@ -30,9 +30,11 @@ export function changesText(changes: AuditEvent['changes']): string {
 }
 
 /** The events as a table, one line each. */
-/** Who acted: the type and id a filter takes (`--actor`), and a person's email beside them. */
-const actorText = ({ type, id, email }: AuditEvent['actor']): string =>
-  email === undefined ? `${type}:${id}` : `${type}:${id} (${email})`;
+/** Who acted: the type and id a filter takes (`--actor`), and a person's email or a token's name beside them. */
+const actorText = ({ type, id, email, name }: AuditEvent['actor']): string => {
+  const known = email ?? name;
+  return known === undefined ? `${type}:${id}` : `${type}:${id} (${known})`;
+};
 
 export function auditTable(events: AuditEvent[]): string {
   return table(

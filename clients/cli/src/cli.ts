@@ -6,6 +6,7 @@ import { CliError, type Flags, GLOBAL_OPTIONS, GLOBAL_VALUES } from './flags.ts'
 import { commandHelp, flagError, overallHelp } from './help.ts';
 import type { IO } from './io.ts';
 import { print, printError } from './output.ts';
+import { withTypedNames } from './typed-names.ts';
 import { cliVersion } from './version.ts';
 
 // `platform <command> [<subcommand>] [arguments] [flags]`: finds the command (its one or two words
@@ -51,6 +52,8 @@ function parse(command: Command, rest: string[]): { flags: Flags; args: string[]
 /** Runs one command line with the given I/O (the process's in main.ts, fake streams in tests); its exit code. */
 export async function run(argv: string[], io: IO, commands: Commands = allCommands): Promise<number> {
   const json = argv.includes('--json');
+  // An error's text names what the person typed by name so (--json stays as the API answered it).
+  let typedNames: ReadonlyMap<string, string> = new Map();
   try {
     if (argv.includes('--version')) {
       print(io.stdout, { json: { version: cliVersion() }, text: cliVersion() }, json);
@@ -82,10 +85,12 @@ export async function run(argv: string[], io: IO, commands: Commands = allComman
     if (args.length < required || args.length > names.length) {
       throw new CliError('usage_error', `Usage: platform ${command.usage}`);
     }
-    const output = await command.run(contextOf(flags, args, io));
+    const context = contextOf(flags, args, io);
+    typedNames = context.typedNames;
+    const output = await command.run(context);
     print(io.stdout, output, json);
     return output.exitCode ?? 0;
   } catch (error) {
-    return printError(io, error, json);
+    return printError(io, error, json, (text) => withTypedNames(text, typedNames));
   }
 }

@@ -21,6 +21,8 @@ export interface Context {
   teamChoice(): Promise<TeamChoice | undefined>;
   /** A client without a key, on the servers in effect. */
   anonymous(): Promise<PlatformClient>;
+  /** The names the person typed for ids the command looked up (clients/cli/src/typed-names.ts). */
+  typedNames: Map<string, string>;
   /** Asks before a change to confirm (a delete, a rollback), unless --yes; refuses without a terminal. */
   confirm(what: string): Promise<void>;
   /** A line of progress, as it happens: on stderr when stdout is for --json, else on stdout. */

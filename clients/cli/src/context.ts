@@ -6,6 +6,7 @@ import type { IO } from './io.ts';
 import { readSettings } from './settings.ts';
 import { teamId, tokenTeamId } from './team-ref.ts';
 import { isTeamToken } from './team-token.ts';
+import { noteTypedNames, rememberTypedName } from './typed-names.ts';
 import { cliUserAgent } from './version.ts';
 
 // The servers, the key and the team a command talks to (flags, then environment, then what `login`
@@ -78,10 +79,12 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
     const { team } = await readSettings(env);
     return team ? { ref: team, from: 'switched' } : undefined;
   };
+  const typedNames = new Map<string, string>();
   return {
     flags,
     args,
     io,
+    typedNames,
     teamChoice,
     anonymous: async () => new PlatformClient(await clientOptions()),
     async client() {
@@ -89,11 +92,13 @@ export function contextOf(flags: Flags, args: string[], io: IO): Context {
       if (!key)
         throw new CliError('not_logged_in', 'Not logged in: run `platform login`, or set PLATFORM_API_KEY');
       const client = new PlatformClient({ ...(await clientOptions()), apiKey: key });
+      noteTypedNames(client, typedNames);
       const choice = await teamChoice();
       if (!choice) return client;
       // A name costs a walk of the user's teams; an id (what `switch` stores) costs nothing. A team
       // token has no teams to walk, and one GET says whether the team named is its own.
       client.teamId = isTeamToken(key) ? await tokenTeamId(client, choice) : await teamId(client, choice.ref);
+      rememberTypedName(client, client.teamId, choice.ref);
       return client;
     },
     async confirm(what) {

@@ -26,11 +26,18 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header.map((title) => title.toUpperCase())), ...rows.map(line)].join('\n');
 }
 
-/** An object as `key: value` lines. */
-export function fields(value: Record<string, unknown>): string {
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An object as `key: value` lines; an object in it as its own lines under its key, indented. */
+export function fields(value: Record<string, unknown>, indent = ''): string {
   const width = Math.max(...Object.keys(value).map((key) => key.length));
   return Object.entries(value)
-    .map(([key, field]) => `${`${key}:`.padEnd(width + 2)}${cell(field)}`)
+    .map(([key, field]) =>
+      isRecord(field) && Object.keys(field).length > 0
+        ? `${indent}${key}:\n${fields(field, `${indent}  `)}`
+        : `${indent}${`${key}:`.padEnd(width + 2)}${cell(field)}`,
+    )
     .join('\n');
 }
 
@@ -63,7 +70,12 @@ export function print(stdout: Writer, output: Output, json: boolean): void {
 }
 
 /** Prints an error (the API's body, or the CLI's in the same shape) and returns its exit code. */
-export function printError(io: { stdout: Writer; stderr: Writer }, error: unknown, json: boolean): number {
+export function printError(
+  io: { stdout: Writer; stderr: Writer },
+  error: unknown,
+  json: boolean,
+  named: (text: string) => string = (text) => text,
+): number {
   let body: Record<string, unknown>;
   let exitCode = 1;
   let detail = '';
@@ -83,7 +95,7 @@ export function printError(io: { stdout: Writer; stderr: Writer }, error: unknow
   if (json) io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   else
     io.stderr.write(
-      `Error: ${error instanceof PlatformError ? error.message : String(body.message)}${detail}\n`,
+      `Error: ${named(error instanceof PlatformError ? error.message : String(body.message))}${detail}\n`,
     );
   return exitCode;
 }

@@ -1,5 +1,6 @@
 import type { PlatformClient } from '@platform-api/client';
 import { CliError } from './flags.ts';
+import { rememberTypedName } from './typed-names.ts';
 
 /** A project's id from its id (`prj_…`) or its name; two projects of that name is a usage error. */
 export async function projectId(client: PlatformClient, idOrName: string): Promise<string> {
@@ -16,5 +17,6 @@ export async function projectId(client: PlatformClient, idOrName: string): Promi
   }
   const [id] = named;
   if (!id) throw new CliError('not_found', `No project with the id or name ${idOrName}`, 1);
+  rememberTypedName(client, id, idOrName);
   return id;
 }

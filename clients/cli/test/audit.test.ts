@@ -173,6 +173,18 @@ describe('platform audit', () => {
     expect(await only(['--action', 'project.updated'])).toEqual(['project.updated success']);
     expect(await only(['--outcome', 'denied'])).toEqual(['project.deleted denied']);
     expect(await only(['--actor', bob.userId])).toEqual(['project.deleted denied', 'member.joined success']);
+    // A person by the email the log shows, in any case; an action by its first word.
+    expect(await only(['--actor', bob.email.toUpperCase()])).toEqual([
+      'project.deleted denied',
+      'member.joined success',
+    ]);
+    expect(await only(['--actor', `nobody-${randomUUID()}@example.com`])).toEqual([]);
+    expect(await only(['--action', 'project'])).toEqual([
+      'project.deleted denied',
+      'project.updated success',
+      'project.created success',
+    ]);
+    expect(await only(['--action', 'project.*'])).toEqual(await only(['--action', 'project']));
     expect(await only(['--project', 'site'])).toEqual([
       'project.deleted denied',
       'project.updated success',
@@ -238,7 +250,7 @@ describe('platform audit', () => {
     );
     await refused(['--outcome', 'failed'], '--outcome must be success or denied, not failed');
     await refused(['--action', 'project created'], '--action must be an action such as project.created');
-    await refused(['--actor', 'a b'], '--actor must be a user id');
+    await refused(['--actor', 'a b'], '--actor must be an email, a user id');
     await refused(['--limit', 'ten'], '--limit must be a whole number');
     await refused(['--limit', '0'], '--limit must be at least 1');
     await refused(['--limit', '5', '--all'], 'Give --limit or --all, not both');

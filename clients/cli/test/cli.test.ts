@@ -357,7 +357,14 @@ describe('platform', () => {
     expect((listed.json as { id: string }[]).map((d) => d.id)).toEqual([preview.id]);
     const promoted = await platform(['promote', 'live', preview.id], env);
     expect(promoted).toMatchObject({ code: 0 });
-    expect(promoted.stdout).toContain(`is ${preview.id} (promote`);
+    // The project as it was named, not its id.
+    expect(promoted.stdout).toMatch(new RegExp(`^Production of live is ${preview.id} \\(promote`));
+    // Its production as fields of their own, not a JSON document in a line.
+    const shown = (await platform(['projects', 'get', 'live'], env)).stdout.split('\n');
+    expect(shown.join('\n')).not.toContain('{"');
+    expect(shown.slice(shown.indexOf('production:'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^  deploymentId: +${preview.id}$`))]),
+    );
     // A rollback asks first, and says how it is undone (the confirmation once called it final).
     expect(await platform(['rollback', 'live', '--json'], env)).toMatchObject({
       code: 2,

@@ -4,7 +4,7 @@ import { newCaller } from '../../../test/support/users.ts';
 import { inProcessCli } from './support/in-process.ts';
 
 // `platform deployments events|wait`, in-process with recording streams against the local gateway,
-// the local builder (what `LOCAL_BUILDER=1 npm start` runs) building the user's deployments.
+// the local builder (what `npm start` runs) building the user's deployments.
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -94,6 +94,40 @@ describe('platform deployments', () => {
       code: 1,
       json: { error: 'timeout', message: `Deployment ${id} is still queued after 1 s` },
     });
+  });
+
+  it('says once, while a deployment sits queued with nothing to build it, what builds deployments', async () => {
+    const { env, id } = await queuedDeployment();
+    const soon = { ...env, PLATFORM_QUEUED_NOTICE: '200ms' };
+    const notice = `Deployment ${id} is still queued after 0.2 s: no builder has picked it up.`;
+    const waited = await platformText(soon, ['deployments', 'wait', id, '--timeout', '3s', '--json']);
+    expect(waited.code).toBe(1);
+    expect(waited.err.split('\n').filter((line) => line.startsWith(notice))).toEqual([
+      expect.stringContaining("locally, by npm start's (on unless it was started with LOCAL_BUILDER=0)"),
+    ]);
+    const deployed = await platformText(soon, ['deploy', 'app', '--wait', '--timeout', '2s', '--json']);
+    const second = (JSON.parse(deployed.out) as { message: string }).message.split(' ')[1] ?? '';
+    expect(deployed.err.split('\n').filter((line) => line.includes('is still queued after 0.2 s'))).toEqual([
+      expect.stringContaining(
+        `Deployment ${second} is still queued after 0.2 s: no builder has picked it up.`,
+      ),
+    ]);
+  });
+
+  it('says nothing of builders when one takes the deployment', async () => {
+    const { env, userId, id } = await queuedDeployment();
+    const builder = startLocalBuilder({ delayMs: 50, pollMs: 20, ownerId: userId });
+    try {
+      const waited = await platformText({ ...env, PLATFORM_QUEUED_NOTICE: '5s' }, [
+        'deployments',
+        'wait',
+        id,
+      ]);
+      expect(waited.code).toBe(0);
+      expect(waited.err).not.toContain('still queued');
+    } finally {
+      await builder.stop();
+    }
   });
 
   it('refuses a bad --timeout before any request, and answers not_found for another user', async () => {

@@ -221,3 +221,73 @@ describe('platform env replace', () => {
     expect((await listed(env)).map((variable) => variable.key)).toEqual(['OLD']);
   });
 });
+
+describe('platform env update and rm, by key', () => {
+  /** A new user's project `site` with API_URL once for production and once for preview and development. */
+  async function projectWithSplitKey() {
+    const env = { PLATFORM_API_KEY: (await newCaller()).key };
+    expect((await platform(env, ['projects', 'create', '--name', 'site'])).code).toBe(0);
+    const add = async (targets: string, value: string) =>
+      (
+        (
+          await platform(env, [
+            'env',
+            'add',
+            'site',
+            '--key',
+            'API_URL',
+            '--value',
+            value,
+            '--targets',
+            targets,
+          ])
+        ).json as { id: string }
+      ).id;
+    const production = await add('production', 'https://api');
+    const others = await add('preview,development', 'https://staging');
+    expect((await platform(env, ['env', 'add', 'site', '--key', 'LOG', '--value', 'debug'])).code).toBe(0);
+    return { env, production, others };
+  }
+
+  it('takes the key where the id was needed, and --target where the key has one variable per target', async () => {
+    const { env, production, others } = await projectWithSplitKey();
+    expect(await platform(env, ['env', 'update', 'site', 'LOG', '--value', 'info'])).toMatchObject({
+      code: 0,
+      json: { key: 'LOG', value: 'info' },
+    });
+    expect(
+      await platform(env, [
+        'env',
+        'update',
+        'site',
+        'API_URL',
+        '--target',
+        'preview',
+        '--value',
+        'https://p',
+      ]),
+    ).toMatchObject({ code: 0, json: { id: others, value: 'https://p' } });
+    expect(
+      await platform(env, ['env', 'rm', 'site', 'API_URL', '--target', 'production', '--yes']),
+    ).toMatchObject({ code: 0, json: { id: production, deleted: true } });
+    expect(await platform(env, ['env', 'rm', 'site', 'LOG', '--yes'])).toMatchObject({ code: 0 });
+    expect(await listed(env)).toEqual([
+      { key: 'API_URL', targets: ['preview', 'development'], type: 'plain', value: 'https://p' },
+    ]);
+  });
+
+  it('asks for --target when a key has several variables, and says when none has the key', async () => {
+    const { env, production, others } = await projectWithSplitKey();
+    const ambiguous = await platform(env, ['env', 'rm', 'site', 'API_URL', '--yes']);
+    expect(ambiguous).toMatchObject({ code: 2, json: { error: 'usage_error' } });
+    expect((ambiguous.json as { message: string }).message).toBe(
+      `2 variables have the key API_URL, one per target: pass --target (${production} (production); ${others} (preview, development)) or the id`,
+    );
+    expect(await platform(env, ['env', 'update', 'site', 'NOPE', '--value', 'x'])).toMatchObject({
+      code: 1,
+      json: { error: 'not_found', message: 'No variable with the id or key NOPE in this project' },
+    });
+    // Nothing was removed.
+    expect((await listed(env)).map(({ key }) => key)).toEqual(['API_URL', 'API_URL', 'LOG']);
+  });
+});

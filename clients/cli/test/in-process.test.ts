@@ -8,7 +8,7 @@ import type { IO } from '../src/io.ts';
 
 // Commands run in-process, each with fake streams that record what was written and when (the way
 // `gh` tests a command constructed with its I/O), against the local gateway while the local builder
-// (what `LOCAL_BUILDER=1 npm start` runs) builds. The log stream polls every 100 ms here.
+// (what `npm start` runs) builds. The log stream polls every 100 ms here.
 
 const restoreSettings = overrideSettings({ LOG_STREAM_POLL_MS: '100' });
 let gateway: TestGateway;

@@ -36,19 +36,20 @@ async function user(name: string): Promise<User> {
 
 type Env = Record<string, string>;
 
-/** Runs `platform <argv>` as `who`; its exit code and what it printed on stdout. */
+/** Runs `platform <argv>` as `who`; its exit code and what it printed on stdout and stderr. */
 async function platformText(who: { env: Env }, argv: string[], env: Env = {}) {
   let out = '';
+  let err = '';
   const io: IO = {
     stdout: { write: (text: string) => (out += text) },
-    stderr: { write: () => undefined },
+    stderr: { write: (text: string) => (err += text) },
     env: { PLATFORM_API_URL: gateway.baseUrl, PLATFORM_BACKEND_URL: gateway.backendUrl, ...who.env, ...env },
     interactive: false,
     ask: () => Promise.reject(new Error('no terminal')),
     askHidden: () => Promise.reject(new Error('no terminal')),
   };
   const code = await run(argv, io);
-  return { code, out };
+  return { code, out, err };
 }
 
 /** Runs `platform <argv> --json` as `who`; its exit code and the one JSON document it printed. */
@@ -249,6 +250,13 @@ describe('platform teams members and invitations', () => {
       code: 1,
       json: { error: 'forbidden' },
     });
+    // In words, the team is named as Bob named it; by id, as the id he typed.
+    expect((await platformText(bob, ['projects', 'create', '--name', 'x', '--team', 'Acme'])).err).toContain(
+      `role (projects.write) in team Acme (${acme}); you are a viewer`,
+    );
+    expect((await platformText(bob, ['projects', 'create', '--name', 'x', '--team', acme])).err).toContain(
+      `role (projects.write) in team ${acme}; you are a viewer`,
+    );
     expect(await platform(ada, ['teams', 'role', ada.email, 'admin'])).toMatchObject({
       code: 1,
       json: { error: 'conflict', message: expect.stringContaining('last owner') },

@@ -3,7 +3,7 @@ import { overrideSettings } from '../../../test/support/settings.ts';
 import type { PlatformClient as Client, FollowEvent } from '../src/index.ts';
 
 // `client.deployments.follow` against the local gateway while the local builder (what
-// `LOCAL_BUILDER=1 npm start` runs) builds: its lines as they are written, the end after the
+// `npm start` runs) builds: its lines as they are written, the end after the
 // deployment is ready, and reconnects (the server's own `event: reconnect`, and a connection that
 // drops halfway) that miss and repeat nothing. The stream polls every 100 ms and ends itself after
 // 700 ms here, so a build of two 1-second steps spans several streams.

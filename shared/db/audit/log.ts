@@ -26,6 +26,7 @@ export interface EventFilters {
   /** Epoch milliseconds, inclusive. */
   since?: number | undefined;
   until?: number | undefined;
+  /** An action, or `<word>.*`: every action that begins with `<word>.`. */
   action?: string | undefined;
   actorId?: string | undefined;
   projectId?: string | undefined;
@@ -40,14 +41,16 @@ function filterExpression(filters: EventFilters) {
   const clauses: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
-  const add = (path: string[], value: string | undefined) => {
+  const add = (path: string[], value: string | undefined, prefix = false) => {
     if (value === undefined) return;
     const name = path.map((part) => `#f_${part}`).join('.');
     for (const part of path) names[`#f_${part}`] = part;
     values[`:f_${path.join('_')}`] = value;
-    clauses.push(`${name} = :f_${path.join('_')}`);
+    clauses.push(prefix ? `begins_with(${name}, :f_${path.join('_')})` : `${name} = :f_${path.join('_')}`);
   };
-  add(['action'], filters.action);
+  const { action } = filters;
+  if (action?.endsWith('.*')) add(['action'], action.slice(0, -1), true);
+  else add(['action'], action);
   add(['actor', 'id'], filters.actorId);
   add(['projectId'], filters.projectId);
   add(['outcome'], filters.outcome);

@@ -87,6 +87,7 @@ describe('request lifecycle', () => {
           userId: 'usr_logged',
           role: 'member',
           keyId: 'key_1',
+          keyName: 'laptop',
           keyHash: 'digest',
           scopes: ['read', 'write'],
           keyExpiresAt: 1_800_000_000,

@@ -16,7 +16,7 @@ type AuditEvent = Schemas['AuditEvent'];
 
 const DEFAULT_LIMIT = 50;
 const PAGE_MAX = 100;
-const ACTION = /^[A-Za-z][A-Za-z0-9_]*(\.[a-z][a-z0-9_]*)?$/;
+const ACTION = /^[A-Za-z][A-Za-z0-9_]*(\.([a-z][a-z0-9_]*|\*))?$/;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 function matching(flags: Flags, name: string, pattern: RegExp, what: string): string | undefined {
@@ -24,6 +24,25 @@ function matching(flags: Flags, name: string, pattern: RegExp, what: string): st
   if (value !== undefined && (value.length > 64 || !pattern.test(value)))
     throw new CliError('usage_error', `--${name} must be ${what}, not ${value}`);
   return value;
+}
+
+/** `--actor`: a person by their email, else an actor by id (a user's, a team token's, or platform). */
+function actorFilter(actor: string | undefined): Pick<Filters, 'actorId' | 'actorEmail'> {
+  if (actor === undefined) return {};
+  if (actor.includes('@')) {
+    if (actor.length > 254 || /\s/.test(actor.trim()))
+      throw new CliError(
+        'usage_error',
+        `--actor must be an email, a user id, a team token id or platform, not ${actor}`,
+      );
+    return { actorEmail: actor };
+  }
+  if (actor.length > 64 || !ID.test(actor))
+    throw new CliError(
+      'usage_error',
+      `--actor must be an email, a user id, a team token id or platform, not ${actor}`,
+    );
+  return { actorId: actor };
 }
 
 /** The filters the flags give, except the project (a name costs a request); refused before any request. */
@@ -38,8 +57,13 @@ function filtersOf(flags: Flags): Filters {
   return defined({
     since,
     until,
-    action: matching(flags, 'action', ACTION, 'an action such as project.created or production.write'),
-    actorId: matching(flags, 'actor', ID, 'a user id, a team token id or platform'),
+    action: matching(
+      flags,
+      'action',
+      ACTION,
+      'an action such as project.created, or its first word (project)',
+    ),
+    ...actorFilter(string(flags, 'actor')),
     outcome,
   });
 }
@@ -55,7 +79,7 @@ function howMany(flags: Flags): number {
 export const auditCommands: Commands = {
   audit: {
     usage:
-      'audit [--since <time>] [--until <time>] [--action <action>] [--actor <id>] [--project <id or name>] [--outcome success|denied] [--limit <n> | --all]',
+      'audit [--since <time>] [--until <time>] [--action <action>] [--actor <email or id>] [--project <id or name>] [--outcome success|denied] [--limit <n> | --all]',
     summary: 'Print the audit log of the team in effect, newest first: every change and every refusal.',
     options: {
       since: {
@@ -65,9 +89,12 @@ export const auditCommands: Commands = {
       until: { type: 'string', help: 'only events up to this time, given as for --since' },
       action: {
         type: 'string',
-        help: 'only events of this action, like project.created, or a refused permission (audit.read)',
+        help: 'only events of this action (project.created), of its first word (project), or a refused permission',
       },
-      actor: { type: 'string', help: 'only events of this actor: a user id, a team token id, or platform' },
+      actor: {
+        type: 'string',
+        help: "only events of this actor: a person's email or user id, a team token's id, or platform",
+      },
       project: { type: 'string', help: 'only events of this project, by id or name' },
       outcome: { type: 'string', help: 'only successes or only refusals: success or denied (default: both)' },
       limit: {

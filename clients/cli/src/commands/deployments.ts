@@ -1,5 +1,11 @@
 import type { PlatformClient, Schemas } from '@platform-api/client';
-import { eventLine, followBuild } from '../build-log.ts';
+import {
+  eventLine,
+  type FollowBuildOptions,
+  followBuild,
+  queuedNoticeMs,
+  stillQueuedLine,
+} from '../build-log.ts';
 import type { Commands } from '../command.ts';
 import { CliError, collect, defined, duration, LIST_OPTIONS, string } from '../flags.ts';
 import { listOutput, objectOutput } from '../output.ts';
@@ -34,12 +40,25 @@ const MAX_WAIT_SECONDS = 25;
  * Waits until the deployment is terminal, one long-polling request of at most 25 s after another,
  * for at most `timeoutMs`: the deployment, or a `timeout` error (exit code 1) naming its status.
  */
-async function waitUntilTerminal(api: PlatformClient, id: string, timeoutMs: number): Promise<Deployment> {
-  const deadline = Date.now() + timeoutMs;
+async function waitUntilTerminal(
+  api: PlatformClient,
+  id: string,
+  timeoutMs: number,
+  stillQueued: NonNullable<FollowBuildOptions['stillQueued']>,
+): Promise<Deployment> {
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  // The first request ends in time to say that nothing builds it, should it still be queued then.
+  let noticeAt = stillQueued.afterMs > 0 ? started + stillQueued.afterMs : Number.POSITIVE_INFINITY;
   for (;;) {
-    const seconds = Math.min(MAX_WAIT_SECONDS, Math.max(1, Math.ceil((deadline - Date.now()) / 1000)));
+    const until = Math.min(deadline, noticeAt);
+    const seconds = Math.min(MAX_WAIT_SECONDS, Math.max(1, Math.ceil((until - Date.now()) / 1000)));
     const deployment = await api.deployments.wait(id, { timeout: seconds });
     if (TERMINAL.includes(deployment.status)) return deployment;
+    if (Date.now() >= noticeAt) {
+      if (deployment.status === 'queued') stillQueued.tell(stillQueuedLine(id, stillQueued.afterMs));
+      noticeAt = Number.POSITIVE_INFINITY;
+    }
     if (Date.now() >= deadline) {
       throw new CliError(
         'timeout',
@@ -65,7 +84,7 @@ export const deploymentCommands: Commands = {
       wait: { type: 'boolean', help: 'follow the build until it ends; exit 1 unless it ends ready' },
       timeout: { type: 'string', help: 'how long --wait waits, like 90s, 15m or 1h (default 15m)' },
     },
-    async run({ args: [project = ''], flags, client, progress }) {
+    async run({ args: [project = ''], flags, client, io, progress }) {
       const timeoutMs = duration(flags, 'timeout', '15m');
       const api = await client();
       const created = await api.deployments.create(
@@ -84,6 +103,7 @@ export const deploymentCommands: Commands = {
       const status = await followBuild(api, created.id, {
         timeoutMs,
         print: (event) => progress(eventLine(event)),
+        stillQueued: { afterMs: queuedNoticeMs(io.env), tell: progress },
       });
       return { ...objectOutput(await api.deployments.get(created.id)), exitCode: status === 'ready' ? 0 : 1 };
     },
@@ -145,9 +165,10 @@ export const deploymentCommands: Commands = {
         help: 'how long to wait, like 90s, 15m or 1h (default 15m); then exit 1 with timeout',
       },
     },
-    async run({ args: [id = ''], flags, client }) {
+    async run({ args: [id = ''], flags, client, io, progress }) {
       const timeoutMs = duration(flags, 'timeout', '15m');
-      const deployment = await waitUntilTerminal(await client(), id, timeoutMs);
+      const stillQueued = { afterMs: queuedNoticeMs(io.env), tell: progress };
+      const deployment = await waitUntilTerminal(await client(), id, timeoutMs, stillQueued);
       // As `deploy --wait`: 0 once ready, 1 when it ended any other way.
       return { ...objectOutput(deployment), exitCode: deployment.status === 'ready' ? 0 : 1 };
     },

@@ -2,13 +2,20 @@ import { readFile } from 'node:fs/promises';
 import type { Schemas } from '@platform-api/client';
 import type { Commands } from '../command.ts';
 import { dotenvLine, parseDotenv } from '../dotenv.ts';
-import { CliError, collect, defined, LIST_OPTIONS, list, required, string } from '../flags.ts';
+import { CliError, collect, defined, LIST_OPTIONS, list, type Option, required, string } from '../flags.ts';
 import type { IO } from '../io.ts';
 import { listOutput, objectOutput, table } from '../output.ts';
 import { projectId } from '../project-ref.ts';
+import { variableId } from '../variable-ref.ts';
 
 // `platform env list|add|update|rm|pull|replace`: a project's environment variables. A secret is
 // never shown: the API never answers its value.
+
+/** Which of a key's variables, where it has one per target. */
+const TARGET_CHOICE: Option = {
+  type: 'string',
+  help: 'with a key that has one variable per target: the one that applies to this target',
+};
 
 const VARIABLE_COLUMNS: (keyof Schemas['EnvironmentVariable'])[] = ['id', 'key', 'targets', 'type', 'value'];
 type Target = Schemas['EnvironmentVariable']['targets'][number];
@@ -97,7 +104,8 @@ export const envCommands: Commands = {
     },
   },
   'env update': {
-    usage: 'env update <project id or name> <variable id> [--value <value>] [--targets <a,b>]',
+    usage:
+      'env update <project id or name> <variable id or key> [--value <value>] [--targets <a,b>] [--target <t>]',
     summary: "Change an environment variable's value or targets.",
     args: ['project', 'id'],
     options: {
@@ -106,24 +114,29 @@ export const envCommands: Commands = {
         type: 'string',
         help: 'where it applies from now on, comma-separated: production, preview, development',
       },
+      target: TARGET_CHOICE,
     },
-    async run({ args: [project = '', id = ''], flags, client }) {
+    async run({ args: [project = '', ref = ''], flags, client }) {
       const api = await client();
       const body = defined({
         value: string(flags, 'value'),
         targets: list(string(flags, 'targets')) as Target[] | undefined,
       });
-      return objectOutput(await api.environment.updateVariable(await projectId(api, project), id, body));
+      const projectOf = await projectId(api, project);
+      const id = await variableId(api, projectOf, ref, string(flags, 'target'));
+      return objectOutput(await api.environment.updateVariable(projectOf, id, body));
     },
   },
   'env rm': {
-    usage: 'env rm <project id or name> <variable id> [--yes]',
+    usage: 'env rm <project id or name> <variable id or key> [--target <t>] [--yes]',
     summary: 'Delete an environment variable of a project.',
     args: ['project', 'id'],
-    async run({ args: [project = '', id = ''], client, confirm }) {
+    options: { target: TARGET_CHOICE },
+    async run({ args: [project = '', ref = ''], flags, client, confirm }) {
       const api = await client();
       const projectOf = await projectId(api, project);
-      await confirm(`Delete environment variable ${id}?`);
+      const id = await variableId(api, projectOf, ref, string(flags, 'target'));
+      await confirm(`Delete environment variable ${ref === id ? id : `${ref} (${id})`}?`);
       await api.environment.deleteVariable(projectOf, id);
       return { json: { id, deleted: true }, text: `Deleted environment variable ${id}` };
     },

@@ -19,8 +19,8 @@ const MOVE_COLUMNS: (keyof Schemas['ProductionMove'])[] = [
 const productionOutput = (project: Schemas['Project']): Output => ({
   json: project,
   text: project.production
-    ? `Production of ${project.id} is ${project.production.deploymentId} (${project.production.reason}, ${project.production.url ?? 'no url'}); automatic promotion ${project.autoPromotion ? 'on' : 'paused'}`
-    : `Project ${project.id} has no production deployment`,
+    ? `Production of ${project.name} is ${project.production.deploymentId} (${project.production.reason}, ${project.production.url ?? 'no url'}); automatic promotion ${project.autoPromotion ? 'on' : 'paused'}`
+    : `Project ${project.name} has no production deployment`,
 });
 
 export const productionCommands: Commands = {

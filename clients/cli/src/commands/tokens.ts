@@ -4,6 +4,7 @@ import { CliError, collect, defined, integer, LIST_OPTIONS, required, strings } 
 import { fields, listOutput } from '../output.ts';
 import { projectId } from '../project-ref.ts';
 import { teamInEffect } from '../team-ref.ts';
+import { withTypedNames } from '../typed-names.ts';
 
 // `platform tokens list|create|revoke`: the team tokens of the team in effect (admins), the keys a CI
 // system holds. A token acts as its team, within its projects and targets, until it expires or is
@@ -64,7 +65,7 @@ export const tokenCommands: Commands = {
       },
       'expires-in-days': { type: 'string', help: 'its lifetime in days, 1 to 365 (no token lives forever)' },
     },
-    async run({ flags, client }) {
+    async run({ flags, client, typedNames }) {
       const name = required(flags, 'name');
       const scopes = requiredList(flags, 'scope') as CreateBody['scopes'];
       const expiresInDays = integer(flags, 'expires-in-days');
@@ -88,7 +89,7 @@ export const tokenCommands: Commands = {
           fields(created.token),
           '',
           `The token, shown this once: store it now (in your CI's secrets), as it cannot be shown again.`,
-          `Whoever holds it acts as team ${team} until ${created.token.expiresAt}, or until \`platform tokens revoke ${created.token.id}\`.`,
+          `Whoever holds it acts as team ${withTypedNames(team, typedNames)} until ${created.token.expiresAt}, or until \`platform tokens revoke ${created.token.id}\`.`,
           created.apiKey,
         ].join('\n'),
       };

@@ -2585,6 +2585,8 @@ export interface components {
                 id: string;
                 /** @description A user's email, also once they have left the team; absent for a token or the platform. */
                 email?: string;
+                /** @description A team token's name, as it was when it acted; absent for a user or the platform. */
+                name?: string;
                 /** @description The user's key that made the request. */
                 keyId?: string;
             };
@@ -10657,10 +10659,12 @@ export interface operations {
                 cursor?: string;
                 since?: string;
                 until?: string;
-                /** @description Only events of this action: one of project.created, project.updated, project.deleted, production.promoted, production.rolled_back, deployment.created, deployment.event_reported, deployment.canceled, deployment.logs_appended, deployment.build_env_read, env.variable_created, env.variable_updated, env.variable_deleted, env.replaced, webhook.created, webhook.updated, webhook.deleted, webhook.tested, webhook.disabled, domain.created, domain.deleted, domain.checked, domain.verified, domain.expired, team.created, team.renamed, team.deleted, member.joined, member.role_changed, member.removed, invitation.created, invitation.revoked, token.created, token.revoked, key.created, key.revoked; a refusal's is what the refused request would have done, or the permission it lacked where it changes nothing (e.g. `audit.read`). */
+                /** @description Only events of this action, or of every action of its first word (`production` or `production.*`: every `production.` action): one of project.created, project.updated, project.deleted, production.promoted, production.rolled_back, deployment.created, deployment.event_reported, deployment.canceled, deployment.logs_appended, deployment.build_env_read, env.variable_created, env.variable_updated, env.variable_deleted, env.replaced, webhook.created, webhook.updated, webhook.deleted, webhook.tested, webhook.disabled, domain.created, domain.deleted, domain.checked, domain.verified, domain.expired, team.created, team.renamed, team.deleted, member.joined, member.role_changed, member.removed, invitation.created, invitation.revoked, token.created, token.revoked, key.created, key.revoked; a refusal's is what the refused request would have done, or the permission it lacked where it changes nothing (e.g. `audit.read`). */
                 action?: string;
                 /** @description Only events of this actor: a user id, a team token id, or `platform`. */
                 actorId?: string;
+                /** @description Only events of the user with this email (trimmed and lower-cased), also one who has left the team. Not with `actorId`. */
+                actorEmail?: string;
                 /** @description Only events about this project or one of its deployments, variables or domains. */
                 projectId?: string;
                 /** @description Only changes made (`success`) or only refusals (`denied`). */
