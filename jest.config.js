@@ -53,7 +53,7 @@ export default {
       testMatch: ALONE.map((file) => `<rootDir>/${file}`),
     },
   ],
-  // The suites that read the run's bundled synthesis last (test/support/sequencer.ts).
+  // The suites that read the run's synthesis, then the unit tests, after the others (test/support/sequencer.ts).
   testSequencer: '<rootDir>/test/support/sequencer.ts',
   // Two cores: one worker per core.
   maxWorkers: 2,

@@ -1,6 +1,6 @@
 // Which suites read the run's synthesis (test/support/synthesized-stack.ts). The parallel phase runs
-// them last (test/support/sequencer.ts): the synthesis runs beside the other suites from the start,
-// and a suite that waited for it first held a worker idle for minutes.
+// them after the other suites but the unit tests (test/support/sequencer.ts): the synthesis runs
+// beside the other suites from the start, and a suite that waited for it first held a worker idle.
 
 const suites = (names: readonly string[]): RegExp =>
   new RegExp(`test/infra/(${names.join('|')})\\.test\\.ts$`);
