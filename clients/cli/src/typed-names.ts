@@ -1,9 +1,9 @@
 import type { PlatformClient } from '@platform-api/client';
 
-// The names a person typed for what the API knows by id (`--team Acme`, `deploy web`), so that what
-// the CLI prints back names them as they were typed: `Production of web (prj_…)`, `in team Acme
-// (team_…)`, not ids alone. Kept per client, which is per command line; --json output is left as
-// the API answered it.
+// The names a person typed for what the API knows by id (`--team Acme`, `deploy web`), so that an
+// error the CLI prints names them as they were typed (`needs the admin role … in team Acme
+// (team_…)`), not by ids alone. Kept per client, which is per command line; --json output is left
+// as the API answered it.
 
 const typed = new WeakMap<PlatformClient, Map<string, string>>();
 

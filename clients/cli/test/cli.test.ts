@@ -234,6 +234,48 @@ describe('platform', () => {
     },
   );
 
+  slowly(
+    'registers and logs in at once; whoami says who the key is, where it came from and the team',
+    async () => {
+      const email = `cli-${randomUUID()}@example.com`;
+      const config = { CONFIG: `register-${randomUUID()}` };
+      const registered = await platform(
+        ['register', '--email', email, '--password', 'correct horse battery', '--json'],
+        config,
+      );
+      expect(registered).toMatchObject({
+        code: 0,
+        json: { user: { email, role: 'member' }, tokenType: 'Bearer', expiresAt: expect.any(String) },
+      });
+      expect(await platform(['whoami', '--json'], config)).toMatchObject({
+        code: 0,
+        json: {
+          type: 'user',
+          email,
+          keyFrom: `the login stored in ${join(home, config.CONFIG, 'platform', 'credentials.json')}`,
+          team: { personal: true, chosenBy: null },
+        },
+      });
+      // Taken: the API's 409, and the stored login is still the first.
+      expect(
+        await platform(['register', '--email', email, '--password', 'another password', '--json'], config),
+      ).toMatchObject({ code: 1, json: { error: 'conflict' } });
+
+      // A key in the environment goes first, whoever it is.
+      const otherEmail = `cli-${randomUUID()}@example.com`;
+      const sdk = new PlatformClient({ baseUrl: gateway.baseUrl });
+      await sdk.auth.register({ email: otherEmail, password: 'correct horse battery' });
+      const { apiKey } = await sdk.auth.login({ email: otherEmail, password: 'correct horse battery' });
+      const env = { ...config, PLATFORM_API_KEY: apiKey };
+      const acme = (await platform(['teams', 'create', 'Acme', '--json'], env)).json as { id: string };
+      const { stdout } = await platform(['whoami', '--team', 'Acme'], env);
+      expect(stdout.trimEnd().split('\n')).toEqual([
+        `${otherEmail} (key from PLATFORM_API_KEY)`,
+        `Team: Acme (${acme.id}), chosen by --team`,
+      ]);
+    },
+  );
+
   slowly('lists, gets, creates, updates and deletes projects (deleting only with --yes)', async () => {
     const { env } = await asKey();
     const { json: project } = (await platform(
