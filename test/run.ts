@@ -5,15 +5,16 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import libCoverage from 'istanbul-lib-coverage';
 
-// `npm test` after Biome: the type check and the OpenAPI lint, and Jest in two phases (jest.config.js):
+// `npm test`: Biome, the type checks and the OpenAPI lint, and Jest in two phases (jest.config.js):
 // first the `parallel` project, two files at a time; then the `alone` project, one file at a time
 // with nothing else running, for the suites that freeze, kill or slow the store or judge a wall-clock
 // time. Each phase collects coverage on its own, with no threshold; the threshold of jest.config.js is
 // then checked once, on both merged, as one Jest run would have checked it. Arguments go to both
 // phases (`npm test -- --silent`).
 //
-// The checks run beside the parallel phase, not before it: tsc takes 21 s on one core, and the
-// parallel phase keeps both cores busy from its first second, so beside it that core is not idle.
+// The checks run beside the parallel phase, not before it: tsc takes 21 s on one core (Biome 5 s),
+// and the parallel phase keeps both cores busy from its first second, so beside it that core is not
+// idle.
 // A failing check stops Jest at once and fails the run, with the check's output; Jest runs the code
 // with its types stripped (test/support/strip-types.ts), so no test depends on the check's answer.
 
@@ -27,8 +28,9 @@ const phases = [
 type Metric = 'statements' | 'branches' | 'functions' | 'lines';
 const METRICS: readonly Metric[] = ['statements', 'branches', 'functions', 'lines'];
 
-/** The checks, one after the other: the type checks of the project and of the SDK, the OpenAPI lint. */
+/** The checks, one after the other: Biome, the type checks of the project and of the SDK, the OpenAPI lint. */
 const CHECKS: readonly (readonly string[])[] = [
+  [join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome'), 'check', root],
   [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit'],
   [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'clients', 'typescript')],
   [join(root, 'infra', 'scripts', 'lint-openapi.ts')],

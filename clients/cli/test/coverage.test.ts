@@ -12,7 +12,6 @@ const NOT_IN_CLI: Record<string, string> = {
   appendDeploymentLogs: "the builder's: it writes a build's log",
   getBuildEnvironment: "the builder's: it reads the variables a build runs with",
   listUsers: "the service admin's (/api/v1/users), not a user's",
-  register: 'signing up is on the web; `login` takes an account that exists',
   getHealth: 'for load balancers and probes',
   getOpenApiDocument: 'the document itself, for tools',
   getDocs: 'a page for browsers',
