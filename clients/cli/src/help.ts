@@ -56,22 +56,26 @@ export function overallHelp(commands: Commands): string {
   ].join('\n');
 }
 
-/** Levenshtein's distance: the fewest one-letter insertions, deletions and changes from a to b. */
+/**
+ * The fewest one-letter insertions, deletions, changes and swaps of two neighbours from a to b (the
+ * optimal string alignment distance): `--nmae` is one swap from `--name`.
+ */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => rows[i]?.[j] ?? 0;
   for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      const change = previous[j - 1] ?? 0;
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        change + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
+      const change = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + change);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      const row = rows[i];
+      if (row) row[j] = best;
     }
-    previous = current;
   }
-  return previous[b.length] ?? 0;
+  return at(a.length, b.length);
 }
 
 /**
@@ -94,7 +98,12 @@ export function flagError(error: unknown, command: Command): CliError {
   const { code, message } = error as { code?: string; message?: string };
   const flag = /'(-{1,2}[^' ]+)/.exec(message ?? '')?.[1] ?? '';
   const name = flag.replace(/^-+/, '');
-  const words = command.usage.split(' <')[0]?.split(' [')[0] ?? command.usage;
+  // The command's own words: those of its usage line before its first argument or flag.
+  const ends = command.usage.split(' ').findIndex((word) => /^[<[-]/.test(word));
+  const words = command.usage
+    .split(' ')
+    .slice(0, ends === -1 ? undefined : ends)
+    .join(' ');
   const seeHelp = `platform ${words} --help lists its flags`;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const names = Object.keys({ ...GLOBAL_OPTIONS, ...command.options });

@@ -151,6 +151,9 @@ describe('platform', () => {
       message:
         'Unknown flag --stat: did you mean --status? (platform deployments list --help lists its flags)',
     });
+    expect((await platform(['keys', 'create', '--nmae', 'ci', '--json'])).json).toMatchObject({
+      message: 'Unknown flag --nmae: did you mean --name? (platform keys create --help lists its flags)',
+    });
     expect((await platform(['deploy', 'web', '--branch', '--json'])).json).toMatchObject({
       error: 'usage_error',
       message: '--branch needs a value: --branch <branch> (platform deploy --help lists its flags)',

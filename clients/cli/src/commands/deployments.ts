@@ -85,7 +85,9 @@ export const deploymentCommands: Commands = {
       timeout: { type: 'string', help: 'how long --wait waits, like 90s, 15m or 1h (default 15m)' },
     },
     async run({ args: [project = ''], flags, client, io, progress }) {
+      // Both read before the deployment is made: a bad setting refuses it, not the wait after it.
       const timeoutMs = duration(flags, 'timeout', '15m');
+      const stillQueued = { afterMs: queuedNoticeMs(io.env), tell: progress };
       const api = await client();
       const created = await api.deployments.create(
         defined({
@@ -103,7 +105,7 @@ export const deploymentCommands: Commands = {
       const status = await followBuild(api, created.id, {
         timeoutMs,
         print: (event) => progress(eventLine(event)),
-        stillQueued: { afterMs: queuedNoticeMs(io.env), tell: progress },
+        stillQueued,
       });
       return { ...objectOutput(await api.deployments.get(created.id)), exitCode: status === 'ready' ? 0 : 1 };
     },
