@@ -9,6 +9,14 @@ export const RECORD_STATES = ['ok', 'missing', 'mismatch'] as const;
 export type RecordState = (typeof RECORD_STATES)[number];
 
 /**
+ * The routing record a name can have: a CNAME, except at an apex (a registrable name such as
+ * `example.com`, which holds the zone's SOA and NS records, so DNS allows it no CNAME), where it is
+ * an ALIAS (ANAME, or the provider's CNAME flattening): the provider answers the target's addresses.
+ */
+export const ROUTING_TYPES = ['CNAME', 'ALIAS'] as const;
+export type RoutingType = (typeof ROUTING_TYPES)[number];
+
+/**
  * What a domain's CNAME should point at when no target is set (DOMAIN_TARGET, the stack's
  * `-c domainTarget=`): a reserved name (RFC 2606) that resolves nowhere, to be replaced by a real one.
  */

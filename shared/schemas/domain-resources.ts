@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DOMAIN_STATES, RECORD_STATES } from '#shared/model/domains.ts';
+import { DOMAIN_STATES, RECORD_STATES, ROUTING_TYPES } from '#shared/model/domains.ts';
 import { NextCursor, prefixedId, Timestamp } from './resources.ts';
 
 // A project's custom domains as the API shows them. Like resources.ts, only the document imports
@@ -11,9 +11,12 @@ export const DomainRecord = z
   .strictObject({
     purpose: z.enum(['ownership', 'routing']).register(z.globalRegistry, {
       description:
-        '`ownership`: the TXT record that proves the name is meant for this project (required). `routing`: the CNAME that sends its traffic here (reported, never required).',
+        '`ownership`: the TXT record that proves the name is meant for this project (required). `routing`: the record that sends its traffic here (reported, never required).',
     }),
-    type: z.enum(['TXT', 'CNAME']),
+    type: z.enum(['TXT', ...ROUTING_TYPES]).register(z.globalRegistry, {
+      description:
+        "`TXT` (ownership). `CNAME` (routing): the name points at the required value. `ALIAS` (routing, at an apex such as `example.com`, where DNS allows no CNAME): an ALIAS or ANAME record, or your provider's CNAME flattening, to the required value; checked by the name's addresses, which must include one of the required value's (`observedValues` lists the name's addresses).",
+    }),
     name: z.string().register(z.globalRegistry, { description: 'Where the record is looked up.' }),
     requiredValue: z.string().register(z.globalRegistry, { description: 'What it must hold.' }),
     observedValues: z.array(z.string()).register(z.globalRegistry, {

@@ -249,11 +249,19 @@ describe('adding a domain', () => {
     expect((await call(domainsUrl(projectId), { key })).body).toEqual({ domains: [], nextCursor: null });
   });
 
-  it('takes a name under a public suffix, and one with a trailing dot', async () => {
+  it('takes a name under a public suffix, and one with a trailing dot: apexes, told to create an ALIAS, not a CNAME', async () => {
     const { key, projectId } = await owner();
     const label = randomUUID().slice(0, 8);
-    expect((await added(key, projectId, `shop-${label}.co.uk`)).name).toBe(`shop-${label}.co.uk`);
-    expect((await added(key, projectId, `me-${label}.github.io.`)).name).toBe(`me-${label}.github.io`);
+    const apexes = [
+      await added(key, projectId, `shop-${label}.co.uk`),
+      await added(key, projectId, `me-${label}.github.io.`),
+    ];
+    expect(apexes.map(({ name, records: [, routing] }) => ({ name, routing }))).toEqual(
+      [`shop-${label}.co.uk`, `me-${label}.github.io`].map((name) => ({
+        name,
+        routing: expect.objectContaining({ type: 'ALIAS', name, requiredValue: TARGET }),
+      })),
+    );
   });
 
   it('gives one name to one of two projects claiming it at once; the other hears 409 without who holds it', async () => {

@@ -45,7 +45,7 @@ const toRecord = (value: unknown): DomainRecord => {
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   return {
     purpose: record.purpose === 'routing' ? 'routing' : 'ownership',
-    type: record.type === 'CNAME' ? 'CNAME' : 'TXT',
+    type: record.type === 'CNAME' || record.type === 'ALIAS' ? record.type : 'TXT',
     name: String(record.name),
     requiredValue: String(record.requiredValue),
     observedValues: Array.isArray(record.observedValues) ? record.observedValues.map(String) : [],

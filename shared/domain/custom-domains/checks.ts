@@ -1,6 +1,6 @@
-import type { DomainRecord, StoredDomain } from '#shared/db/custom-domains/domains.ts';
+import type { Domain, DomainRecord, StoredDomain } from '#shared/db/custom-domains/domains.ts';
 import { challengeNameOf, challengeValueOf } from '#shared/model/domain-names.ts';
-import { nextCheckAtMs } from '#shared/model/domains.ts';
+import { nextCheckAtMs, type RoutingType } from '#shared/model/domains.ts';
 import { type Answer, startLookups } from './dns.ts';
 import type { DomainSettings } from './settings.ts';
 
@@ -15,6 +15,7 @@ export function recordsToAdd(
   projectId: string,
   name: string,
   settings: DomainSettings,
+  routingType: RoutingType,
 ): [ownership: DomainRecord, routing: DomainRecord] {
   return [
     {
@@ -28,7 +29,7 @@ export function recordsToAdd(
     },
     {
       purpose: 'routing',
-      type: 'CNAME',
+      type: routingType,
       name,
       requiredValue: settings.target,
       observedValues: [],
@@ -38,11 +39,11 @@ export function recordsToAdd(
   ];
 }
 
-/** A record with what DNS answered: `ok` when one value is the required one. */
-const withAnswer = (record: DomainRecord, answer: Answer): DomainRecord => ({
+/** A record with what DNS answered: `ok` when one value is one of those `accepted`. */
+const withAnswer = (record: DomainRecord, answer: Answer, accepted: readonly string[]): DomainRecord => ({
   ...record,
   observedValues: answer.values,
-  status: answer.values.includes(record.requiredValue)
+  status: answer.values.some((value) => accepted.includes(value))
     ? 'ok'
     : answer.values.length > 0
       ? 'mismatch'
@@ -50,17 +51,45 @@ const withAnswer = (record: DomainRecord, answer: Answer): DomainRecord => ({
   error: answer.error,
 });
 
-/** Looks a domain's records up now (both at once, bounded by the settings' timeout). */
+/**
+ * A domain's records looked up now, all at once, bounded by the settings' timeout. The routing
+ * record keeps the type the domain was given when it was added: a CNAME is read as such; an ALIAS
+ * is flattened by the provider, so it is seen as the name's addresses, ok when they include one of
+ * the target's (a CDN answers a few of many, varying).
+ */
 export async function checkRecords(
-  projectId: string,
-  name: string,
+  domain: Pick<Domain, 'projectId' | 'name' | 'records'>,
   settings: DomainSettings,
 ): Promise<DomainRecord[]> {
-  const [ownership, routing] = recordsToAdd(projectId, name, settings);
+  const routingType = domain.records.find((record) => record.purpose === 'routing')?.type;
+  const [ownership, routing] = recordsToAdd(
+    domain.projectId,
+    domain.name,
+    settings,
+    routingType === 'ALIAS' ? 'ALIAS' : 'CNAME',
+  );
   const lookups = startLookups(settings);
   try {
-    const [txt, cname] = await Promise.all([lookups.txt(ownership.name), lookups.cname(routing.name)]);
-    return [withAnswer(ownership, txt), withAnswer(routing, cname)];
+    const txt = lookups.txt(ownership.name);
+    if (routing.type === 'CNAME') {
+      const [held, pointed] = await Promise.all([txt, lookups.cname(routing.name)]);
+      return [
+        withAnswer(ownership, held, [ownership.requiredValue]),
+        withAnswer(routing, pointed, [settings.target]),
+      ];
+    }
+    const [held, addresses, targets] = await Promise.all([
+      txt,
+      lookups.addresses(routing.name),
+      lookups.addresses(settings.target),
+    ]);
+    const aliased = withAnswer(routing, addresses, targets.values);
+    const targetProblem =
+      targets.values.length === 0 ? (targets.error ?? `${settings.target} has no addresses in DNS`) : null;
+    return [
+      withAnswer(ownership, held, [ownership.requiredValue]),
+      { ...aliased, error: aliased.error ?? (aliased.status === 'ok' ? null : targetProblem) },
+    ];
   } finally {
     lookups.close();
   }

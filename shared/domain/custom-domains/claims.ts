@@ -6,7 +6,7 @@ import { normaliseDomainName } from '#shared/model/domain-names.ts';
 import { DOMAIN_EXPIRY_MS, MAX_DOMAINS_PER_PROJECT, nextCheckAtMs } from '#shared/model/domains.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
-import { isPublicSuffix } from '#shared/model/public-suffixes.ts';
+import { isApex, isPublicSuffix } from '#shared/model/public-suffixes.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { CreateDomainInput } from '#shared/schemas/domains.ts';
 import { recordsToAdd } from './checks.ts';
@@ -64,7 +64,7 @@ export async function addDomain(
     name,
     projectId,
     status: 'pending',
-    records: recordsToAdd(projectId, name, domainSettings),
+    records: recordsToAdd(projectId, name, domainSettings, isApex(name) ? 'ALIAS' : 'CNAME'),
     createdAt: new Date(now).toISOString(),
     verifiedAt: null,
     lastCheckedAt: null,

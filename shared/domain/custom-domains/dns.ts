@@ -16,12 +16,11 @@ export interface Answer {
 export interface Lookups {
   txt(name: string): Promise<Answer>;
   cname(name: string): Promise<Answer>;
+  /** The IPv4 and IPv6 addresses a name resolves to, CNAMEs followed. */
+  addresses(name: string): Promise<Answer>;
   /** Ends the check: whatever is still waiting is cancelled. */
   close(): void;
 }
-
-/** Codes that are an answer: the name or the record type does not exist. */
-const NOTHING_THERE = new Set(['ENODATA', 'ENOTFOUND']);
 
 function reasonOf(code: string | undefined, name: string, timeoutMs: number): string {
   switch (code) {
@@ -39,6 +38,8 @@ function reasonOf(code: string | undefined, name: string, timeoutMs: number): st
   }
 }
 
+const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
 /** Starts a check: its lookups, each bounded by `settings.checkTimeoutMs` from now. */
 export function startLookups(settings: DomainSettings): Lookups {
   const resolver = new Resolver({ timeout: settings.checkTimeoutMs, tries: 1 });
@@ -47,14 +48,44 @@ export function startLookups(settings: DomainSettings): Lookups {
   const timer = setTimeout(cancel, settings.checkTimeoutMs);
   const deadline = requestDeadline();
   deadline?.addEventListener('abort', cancel, { once: true });
+
+  // "No such name" is an answer only from a server that sees public DNS: one that cannot (no route
+  // out, a resolver that answers NXDOMAIN to everything) says the same of a record not yet created.
+  // So the first such answer of a check asks for the name's top-level domain, which always exists.
+  const sightOf = new Map<string, Promise<string | null>>();
+  const publicDnsProblem = async (name: string): Promise<string | null> => {
+    const tld = name.slice(name.lastIndexOf('.') + 1);
+    let sight = sightOf.get(tld);
+    if (!sight) {
+      sight = resolver.resolveNs(tld).then(
+        () => null,
+        (error: unknown) => `${tld} (${codeOf(error) ?? 'unknown error'})`,
+      );
+      sightOf.set(tld, sight);
+    }
+    const unseen = await sight;
+    return unseen === null
+      ? null
+      : `the DNS server could not find the top-level domain ${unseen}, so it cannot see public DNS: ${name} was not checked`;
+  };
+
   const answer = async (name: string, lookUp: () => Promise<string[]>): Promise<Answer> => {
     try {
       return { values: await lookUp(), error: null };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== undefined && NOTHING_THERE.has(code)) return { values: [], error: null };
+      const code = codeOf(error);
+      if (code === 'ENOTFOUND') return { values: [], error: await publicDnsProblem(name) };
+      if (code === 'ENODATA') return { values: [], error: null }; // the name holds no such record
       return { values: [], error: reasonOf(code, name, settings.checkTimeoutMs) };
     }
+  };
+  /** Both families at once; a name with neither is ENODATA (or ENOTFOUND) from the first. */
+  const bothFamilies = async (name: string): Promise<string[]> => {
+    const families = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+    const found = families.flatMap((family) => (family.status === 'fulfilled' ? family.value : []));
+    const failed = families.find((family) => family.status === 'rejected');
+    if (found.length === 0 && failed) throw failed.reason;
+    return found.sort();
   };
   return {
     txt: (name) =>
@@ -63,6 +94,7 @@ export function startLookups(settings: DomainSettings): Lookups {
       answer(name, async () =>
         (await resolver.resolveCname(name)).map((target) => target.toLowerCase().replace(/\.$/, '')),
       ),
+    addresses: (name) => answer(name, () => bothFamilies(name)),
     close: () => {
       clearTimeout(timer);
       deadline?.removeEventListener('abort', cancel);

@@ -1,6 +1,6 @@
 import { challengeValueOf, normaliseDomainName } from '#shared/model/domain-names.ts';
 import { FIRST_CHECK_DELAY_MS, MAX_CHECK_DELAY_MS, nextCheckAtMs } from '#shared/model/domains.ts';
-import { isPublicSuffix } from '#shared/model/public-suffixes.ts';
+import { isApex, isPublicSuffix } from '#shared/model/public-suffixes.ts';
 
 // Custom domains' names as stored, and when a pending one is checked next. (Over HTTP, with the 400s
 // they answer: test/integration/domains.test.ts.)
@@ -56,6 +56,13 @@ describe('the Public Suffix List', () => {
   });
   it.each(['example.com', 'shop.co.uk', 'me.github.io'])('knows %s as a name under one', (name) => {
     expect(isPublicSuffix(name)).toBe(false);
+  });
+  it.each(['example.com', 'shop.co.uk', 'me.github.io', 'xn--bcher-kva.de'])(
+    'knows %s as an apex (no CNAME there: its routing record is an ALIAS)',
+    (name) => expect(isApex(name)).toBe(true),
+  );
+  it.each(['www.example.com', 'a.shop.co.uk', 'co.uk'])('knows %s as no apex', (name) => {
+    expect(isApex(name)).toBe(false);
   });
 });
 

@@ -45,7 +45,11 @@ function verifyOutput(domain: Domain): Output {
   if (domain.status === 'verified') return output;
   const todo = domain.records
     .filter((record) => record.status !== 'ok')
-    .map((record) => `  ${record.type} ${record.name} -> ${record.requiredValue}`);
+    .map((record) =>
+      record.type === 'ALIAS'
+        ? `  ALIAS (or ANAME, or CNAME flattening) ${record.name} -> ${record.requiredValue}`
+        : `  ${record.type} ${record.name} -> ${record.requiredValue}`,
+    );
   const advice =
     domain.status === 'expired'
       ? `${domain.name} was not verified in time and no longer holds the name: remove it and add it again.`

@@ -1744,12 +1744,15 @@ export interface components {
         /** @description A DNS record a domain needs, and what DNS holds. */
         DomainRecord: {
             /**
-             * @description `ownership`: the TXT record that proves the name is meant for this project (required). `routing`: the CNAME that sends its traffic here (reported, never required).
+             * @description `ownership`: the TXT record that proves the name is meant for this project (required). `routing`: the record that sends its traffic here (reported, never required).
              * @enum {string}
              */
             purpose: "ownership" | "routing";
-            /** @enum {string} */
-            type: "TXT" | "CNAME";
+            /**
+             * @description `TXT` (ownership). `CNAME` (routing): the name points at the required value. `ALIAS` (routing, at an apex such as `example.com`, where DNS allows no CNAME): an ALIAS or ANAME record, or your provider's CNAME flattening, to the required value; checked by the name's addresses, which must include one of the required value's (`observedValues` lists the name's addresses).
+             * @enum {string}
+             */
+            type: "TXT" | "CNAME" | "ALIAS";
             /** @description Where the record is looked up. */
             name: string;
             /** @description What it must hold. */
