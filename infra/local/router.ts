@@ -3,7 +3,9 @@ import { type ApiGroup, endpointsOf, fallbackOf, type Route, stageNames } from '
 // Routes a local URL the way API Gateway would: `/v1/...` to the platform API (its stage `v1`),
 // everything else to the backend API. A request that no row serves goes to its group's fallback
 // with the resource API Gateway would report: the matched path when only the method is wrong,
-// `/{proxy+}` when the path is unknown.
+// `/{proxy+}` when the path is unknown. Path parameters are handed over as the client sent them,
+// percent-escapes and all, as a REST API does (the endpoint decodes them once:
+// shared/http/input/path-parameters.ts).
 
 export const PLATFORM_STAGE = stageNames.platform;
 const BACKEND_STAGE = stageNames.backend;
@@ -21,14 +23,6 @@ export interface RouteMatch {
 
 const segmentsOf = (path: string): string[] => path.split('/').filter((segment) => segment !== '');
 
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 function matchTemplate(template: string, segments: string[]): Record<string, string> | undefined {
   const parts = segmentsOf(template);
   if (parts.length !== segments.length) return undefined;
@@ -36,7 +30,7 @@ function matchTemplate(template: string, segments: string[]): Record<string, str
   for (const [index, part] of parts.entries()) {
     const segment = segments[index] ?? '';
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (name) params[name] = decodeSegment(segment);
+    if (name) params[name] = segment;
     else if (part !== segment) return undefined;
   }
   return params;
@@ -74,6 +68,6 @@ export function matchRequest(method: string, pathname: string): RouteMatch {
     stage,
     resource: fallback.path,
     path,
-    pathParameters: { proxy: segments.map(decodeSegment).join('/') },
+    pathParameters: { proxy: segments.join('/') },
   };
 }

@@ -25,7 +25,7 @@ import { replyResult } from '#shared/http/answers/responses.ts';
 import { idempotent } from '#shared/http/idempotency/idempotent.ts';
 import { jsonBody } from '#shared/http/input/json-body.ts';
 import { noBody } from '#shared/http/input/no-body.ts';
-import { singleQueryValues } from '#shared/http/input/single-query-values.ts';
+import { requestTarget } from '#shared/http/input/request-target.ts';
 import { namedHeaders, parseInput } from '#shared/http/input/validate-input.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
@@ -44,7 +44,7 @@ import type { EndpointContext, ProxyEvent, ProxyResult } from './types.ts';
 // The middleware chain, built in this one place for every function:
 //   request id + access log -> rate-limit headers -> error shaping
 //   -> admission (API key + rate limit, or the per-address throttle of /auth/*)
-//   -> single query values (a parameter given twice is a 400) -> team scope (the team acted in, the role)
+//   -> the request target (a query parameter given twice is a 400; path parameters decoded once) -> team scope (the team acted in, the role)
 //   -> body (size, type, JSON; on a route that takes none, none) -> the audit trail (the change it makes, a refusal) -> zod input
 //   -> handler.
 // Admission comes before the body: a stranger's body is never parsed, and a 413 or 415 has been
@@ -209,8 +209,8 @@ function build<S extends InputSchemas, H extends HandlerName>(
     .use(rateLimitHeaders())
     .use(errorShaping())
     .use(admissionFor(route))
-    // The fallback reads no query: an unknown path is its 404 whatever follows it.
-    .use(isFallback(route) ? [] : [singleQueryValues()])
+    // The fallback reads neither the query nor the path: an unknown path is its 404 whatever it holds.
+    .use(isFallback(route) ? [] : [requestTarget()])
     .use(actsInTeam(route) ? [teamScope(route)] : [])
     .use(
       (typeof BUNDLED_TAKES_BODY === 'boolean' ? BUNDLED_TAKES_BODY : takesBody(route))

@@ -224,6 +224,26 @@ describe('adding a domain', () => {
     expect((await read(key, projectId, `bücher-${label}.example.com`)).name).toBe(domain.name);
   });
 
+  it('finds a domain by its name in the path encoded (as API Gateway hands it over) or plain, and refuses an escape that is not UTF-8', async () => {
+    const { key, projectId } = await owner();
+    const label = randomUUID().slice(0, 6);
+    const domain = await added(key, projectId, `café-${label}.example.com`);
+    const at = (path: string) => call(`${domainsUrl(projectId)}/${path}`, { key });
+    const found = await Promise.all(
+      [`caf%C3%A9-${label}.example.com`, `caf%c3%a9-${label}.example.com`, domain.name].map(at),
+    );
+    expect(found.map(({ status, body }) => [status, (body as Domain).name])).toEqual([
+      [200, domain.name],
+      [200, domain.name],
+      [200, domain.name],
+    ]);
+    const malformed = await at(`caf%E9-${label}.example.com`);
+    expect({ status: malformed.status, body: malformed.body }).toMatchObject({
+      status: 400,
+      body: { error: 'validation_error', field: 'name' },
+    });
+  });
+
   it.each([
     ['one label', 'localhost'],
     ['a wildcard', '*.example.com'],

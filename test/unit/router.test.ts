@@ -43,7 +43,7 @@ describe('local routing follows the route table as API Gateway would', () => {
     });
   });
 
-  it('decodes path parameters', () => {
-    expect(matchRequest('GET', '/v1/projects/a%20b').pathParameters).toEqual({ id: 'a b' });
+  it('hands path parameters over as the client encoded them, as a REST API does', () => {
+    expect(matchRequest('GET', '/v1/projects/a%20b').pathParameters).toEqual({ id: 'a%20b' });
   });
 });
