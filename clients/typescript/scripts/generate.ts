@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 import { groupOfTag, methodName } from './method-names.ts';
+import { replyShape } from './reply-shape.ts';
 import { versionModule } from './version-module.ts';
 
 export { methodName };
@@ -51,6 +52,8 @@ export interface OperationRow {
   reply: 'json' | 'text' | 'none';
   items: string | undefined;
   summary: string;
+  /** What a JSON reply's body is, for the method's doc comment (scripts/reply-shape.ts). */
+  answers?: string;
 }
 
 interface Parameter {
@@ -129,6 +132,7 @@ export function operationRows(document: Document): OperationRow[] {
         reply,
         items: method === 'get' && query.includes('cursor') ? itemsKey(document, operation, json) : undefined,
         summary: operation.summary ?? '',
+        answers: replyShape(json, (node) => resolve(document, node)),
       });
     }
   }
@@ -197,7 +201,7 @@ function signature(row: OperationRow): string {
   const server = row.server === 'backend' ? '{backend_url}' : '{base_url}';
   const summary = row.summary ? `${row.summary.replace(/\*\//g, '*\\/')}: ` : '';
   return [
-    `    /** ${summary}\`${row.method} ${server}${row.path}\` (${row.operationId}) */`,
+    `    /** ${summary}\`${row.method} ${server}${row.path}\` (${row.operationId})${row.answers ? `; answers ${row.answers}` : ''} */`,
     `    ${row.name}(${args.join(', ')}): ${result};`,
   ].join('\n');
 }

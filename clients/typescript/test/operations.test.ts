@@ -43,6 +43,24 @@ describe('the SDK and the document', () => {
     }
   });
 
+  it("names what each method answers, spelling a wrapper's fields: the creates that show a secret answer it beside the resource", () => {
+    const answers = Object.fromEntries(operationRows(document).map((row) => [row.operationId, row.answers]));
+    expect(answers).toMatchObject({
+      createProject: 'Project',
+      createKey: '{apiKey, key} (CreatedApiKey)',
+      createTeamToken: '{apiKey, token} (CreatedTeamToken)',
+      createWebhook: '{secret, webhook} (CreatedWebhook)',
+    });
+    const creates = operationRows(document).filter(
+      (row) => row.name === 'create' && row.answers?.startsWith('{'),
+    );
+    expect(creates.map((row) => row.operationId).sort()).toEqual([
+      'createKey',
+      'createTeamToken',
+      'createWebhook',
+    ]);
+  });
+
   it('has an error class for every code of the catalogue', () => {
     expect(errorCodes.filter((code) => !errorClasses[code])).toEqual([]);
   });

@@ -116,157 +116,157 @@ export interface OperationRow {
 /** Every resource group of the client and its methods. */
 export interface Groups {
   projects: {
-    /** List your projects, newest first: `GET {base_url}/projects` (listProjects) */
+    /** List your projects, newest first: `GET {base_url}/projects` (listProjects); answers ProjectList */
     list(query?: Query<'listProjects'>, options?: TeamRequestOptions): List<JsonReply<'listProjects', 200>, 'projects'>;
-    /** Create a project: `POST {base_url}/projects` (createProject) */
+    /** Create a project: `POST {base_url}/projects` (createProject); answers Project */
     create(body: Body<'createProject'>, options?: TeamRequestOptions): Promise<JsonReply<'createProject', 201>>;
-    /** Get one of your projects: `GET {base_url}/projects/{id}` (getProject) */
+    /** Get one of your projects: `GET {base_url}/projects/{id}` (getProject); answers Project */
     get(id: string, options?: TeamRequestOptions): Promise<JsonReply<'getProject', 200>>;
-    /** Change a project's name, repository or production branch: `PATCH {base_url}/projects/{id}` (updateProject) */
+    /** Change a project's name, repository or production branch: `PATCH {base_url}/projects/{id}` (updateProject); answers Project */
     update(id: string, body: Body<'updateProject'>, options?: TeamRequestOptions): Promise<JsonReply<'updateProject', 200>>;
     /** Delete a project, its deployments, their build logs and its environment variables (a large project's go shortly after): `DELETE {base_url}/projects/{id}` (deleteProject) */
     delete(id: string, options?: TeamRequestOptions): Promise<void>;
   };
   deployments: {
-    /** List a project's deployments, newest first, by status, branch and target: `GET {base_url}/projects/{id}/deployments` (listProjectDeployments) */
+    /** List a project's deployments, newest first, by status, branch and target: `GET {base_url}/projects/{id}/deployments` (listProjectDeployments); answers DeploymentList */
     listForProject(id: string, query?: Query<'listProjectDeployments'>, options?: TeamRequestOptions): List<JsonReply<'listProjectDeployments', 200>, 'deployments'>;
-    /** List all your deployments, newest first, by project, status, branch and target: `GET {base_url}/deployments` (listDeployments) */
+    /** List all your deployments, newest first, by project, status, branch and target: `GET {base_url}/deployments` (listDeployments); answers DeploymentList */
     list(query?: Query<'listDeployments'>, options?: TeamRequestOptions): List<JsonReply<'listDeployments', 200>, 'deployments'>;
-    /** Deploy a branch of one of your projects, or redeploy one of your deployments: `POST {base_url}/deployments` (createDeployment) */
+    /** Deploy a branch of one of your projects, or redeploy one of your deployments: `POST {base_url}/deployments` (createDeployment); answers Deployment */
     create(body: Body<'createDeployment'>, options?: TeamRequestOptions): Promise<JsonReply<'createDeployment', 201>>;
-    /** A deployment's history, oldest first: `GET {base_url}/deployments/{id}/events` (listDeploymentEvents) */
+    /** A deployment's history, oldest first: `GET {base_url}/deployments/{id}/events` (listDeploymentEvents); answers DeploymentEventList */
     listEvents(id: string, options?: TeamRequestOptions): Promise<JsonReply<'listDeploymentEvents', 200>>;
-    /** Report a deployment's progress (a change of status); a production deployment that becomes ready may become production: `POST {base_url}/deployments/{id}/events` (reportDeploymentEvent) */
+    /** Report a deployment's progress (a change of status); a production deployment that becomes ready may become production: `POST {base_url}/deployments/{id}/events` (reportDeploymentEvent); answers Deployment */
     reportEvent(id: string, body: Body<'reportDeploymentEvent'>, options?: TeamRequestOptions): Promise<JsonReply<'reportDeploymentEvent', 200>>;
-    /** Cancel a queued or building deployment: `POST {base_url}/deployments/{id}/cancel` (cancelDeployment) */
+    /** Cancel a queued or building deployment: `POST {base_url}/deployments/{id}/cancel` (cancelDeployment); answers Deployment */
     cancel(id: string, options?: TeamRequestOptions): Promise<JsonReply<'cancelDeployment', 200>>;
-    /** Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there: `GET {base_url}/deployments/{id}/wait` (waitForDeployment) */
+    /** Wait (up to `timeout` seconds) until a deployment is in one of the given states; `Wait-Result` says whether it got there: `GET {base_url}/deployments/{id}/wait` (waitForDeployment); answers Deployment */
     wait(id: string, query?: Query<'waitForDeployment'>, options?: TeamRequestOptions): Promise<JsonReply<'waitForDeployment', 200>>;
-    /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment) */
+    /** Get one of your deployments: `GET {base_url}/deployments/{id}` (getDeployment); answers Deployment */
     get(id: string, options?: TeamRequestOptions): Promise<JsonReply<'getDeployment', 200>>;
   };
   production: {
-    /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on: `POST {base_url}/projects/{id}/promote` (promoteProduction) */
+    /** Make a ready deployment of the project production (preview ones too); turns automatic promotion back on: `POST {base_url}/projects/{id}/promote` (promoteProduction); answers Project */
     promote(id: string, body: Body<'promoteProduction'>, options?: TeamRequestOptions): Promise<JsonReply<'promoteProduction', 200>>;
-    /** Put an earlier production deployment back (by default the one before the current); pauses automatic promotion: `POST {base_url}/projects/{id}/rollback` (rollbackProduction) */
+    /** Put an earlier production deployment back (by default the one before the current); pauses automatic promotion: `POST {base_url}/projects/{id}/rollback` (rollbackProduction); answers Project */
     rollback(id: string, body: Body<'rollbackProduction'>, options?: TeamRequestOptions): Promise<JsonReply<'rollbackProduction', 200>>;
-    /** Every move of the project's production pointer, newest first: `GET {base_url}/projects/{id}/production-history` (listProductionHistory) */
+    /** Every move of the project's production pointer, newest first: `GET {base_url}/projects/{id}/production-history` (listProductionHistory); answers ProductionHistory */
     listHistory(id: string, query?: Query<'listProductionHistory'>, options?: TeamRequestOptions): List<JsonReply<'listProductionHistory', 200>, 'moves'>;
   };
   domains: {
-    /** List a project's custom domains, newest first: `GET {base_url}/projects/{id}/domains` (listDomains) */
+    /** List a project's custom domains, newest first: `GET {base_url}/projects/{id}/domains` (listDomains); answers DomainList */
     list(id: string, query?: Query<'listDomains'>, options?: TeamRequestOptions): List<JsonReply<'listDomains', 200>, 'domains'>;
-    /** Add a custom domain to a project (at most 50; a name is held by one project at a time): `POST {base_url}/projects/{id}/domains` (createDomain) */
+    /** Add a custom domain to a project (at most 50; a name is held by one project at a time): `POST {base_url}/projects/{id}/domains` (createDomain); answers Domain */
     create(id: string, body: Body<'createDomain'>, options?: TeamRequestOptions): Promise<JsonReply<'createDomain', 201>>;
-    /** Get one of a project's domains: each record it needs and what DNS held at the last check: `GET {base_url}/projects/{id}/domains/{name}` (getDomain) */
+    /** Get one of a project's domains: each record it needs and what DNS held at the last check: `GET {base_url}/projects/{id}/domains/{name}` (getDomain); answers Domain */
     get(id: string, name: string, options?: TeamRequestOptions): Promise<JsonReply<'getDomain', 200>>;
     /** Remove a custom domain from a project (anyone may add the name again): `DELETE {base_url}/projects/{id}/domains/{name}` (deleteDomain) */
     delete(id: string, name: string, options?: TeamRequestOptions): Promise<void>;
-    /** Check a domain's DNS records now (a few seconds at most) and answer what was found: `POST {base_url}/projects/{id}/domains/{name}/verify` (verifyDomain) */
+    /** Check a domain's DNS records now (a few seconds at most) and answer what was found: `POST {base_url}/projects/{id}/domains/{name}/verify` (verifyDomain); answers Domain */
     verify(id: string, name: string, options?: TeamRequestOptions): Promise<JsonReply<'verifyDomain', 200>>;
   };
   environment: {
-    /** List a project's environment variables, newest first (a secret's value never): `GET {base_url}/projects/{id}/env` (listEnvironmentVariables) */
+    /** List a project's environment variables, newest first (a secret's value never): `GET {base_url}/projects/{id}/env` (listEnvironmentVariables); answers EnvironmentVariableList */
     listVariables(id: string, query?: Query<'listEnvironmentVariables'>, options?: TeamRequestOptions): List<JsonReply<'listEnvironmentVariables', 200>, 'variables'>;
-    /** Replace all of a project's environment variables in one atomic step: `PUT {base_url}/projects/{id}/env` (replaceEnvironmentVariables) */
+    /** Replace all of a project's environment variables in one atomic step: `PUT {base_url}/projects/{id}/env` (replaceEnvironmentVariables); answers EnvironmentVariableSet */
     replaceVariables(id: string, body: Body<'replaceEnvironmentVariables'>, options?: TeamRequestOptions): Promise<JsonReply<'replaceEnvironmentVariables', 200>>;
-    /** Add an environment variable to a project: `POST {base_url}/projects/{id}/env` (createEnvironmentVariable) */
+    /** Add an environment variable to a project: `POST {base_url}/projects/{id}/env` (createEnvironmentVariable); answers EnvironmentVariable */
     createVariable(id: string, body: Body<'createEnvironmentVariable'>, options?: TeamRequestOptions): Promise<JsonReply<'createEnvironmentVariable', 201>>;
-    /** Change an environment variable's value or targets: `PATCH {base_url}/projects/{id}/env/{envId}` (updateEnvironmentVariable) */
+    /** Change an environment variable's value or targets: `PATCH {base_url}/projects/{id}/env/{envId}` (updateEnvironmentVariable); answers EnvironmentVariable */
     updateVariable(id: string, envId: string, body: Body<'updateEnvironmentVariable'>, options?: TeamRequestOptions): Promise<JsonReply<'updateEnvironmentVariable', 200>>;
     /** Delete an environment variable: `DELETE {base_url}/projects/{id}/env/{envId}` (deleteEnvironmentVariable) */
     deleteVariable(id: string, envId: string, options?: TeamRequestOptions): Promise<void>;
-    /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events: `GET {base_url}/deployments/{id}/build-env` (getBuildEnvironment) */
+    /** A deployment's variables, secrets decrypted: for its build (`build` scope), while queued or building; each read is recorded in its events: `GET {base_url}/deployments/{id}/build-env` (getBuildEnvironment); answers BuildEnvironment */
     getForBuild(id: string, options?: TeamRequestOptions): Promise<JsonReply<'getBuildEnvironment', 200>>;
   };
   logs: {
-    /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`): `GET {base_url}/deployments/{id}/logs` (listDeploymentLogs) */
+    /** A deployment's build log, oldest first: a page at a time, or followed live as `text/event-stream` (`Accept: text/event-stream` or `?follow=1`): `GET {base_url}/deployments/{id}/logs` (listDeploymentLogs); answers LogLineList */
     listForDeployment(id: string, query?: Query<'listDeploymentLogs'>, options?: TeamRequestOptions): List<JsonReply<'listDeploymentLogs', 200>, 'lines'>;
-    /** Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs) */
+    /** Append lines to a deployment's build log while it is queued or building (`build` scope; secret values masked as `***`): `POST {base_url}/deployments/{id}/logs` (appendDeploymentLogs); answers AppendedLogs */
     appendForDeployment(id: string, body: Body<'appendDeploymentLogs'>, options?: TeamRequestOptions): Promise<JsonReply<'appendDeploymentLogs', 201>>;
   };
   keys: {
-    /** List your API keys, newest first (never their secrets): `GET {base_url}/keys` (listKeys) */
+    /** List your API keys, newest first (never their secrets): `GET {base_url}/keys` (listKeys); answers ApiKeyList */
     list(query?: Query<'listKeys'>, options?: TeamRequestOptions): List<JsonReply<'listKeys', 200>, 'keys'>;
-    /** Create an API key (its secret is shown once; at most 20 at once per user): `POST {base_url}/keys` (createKey) */
+    /** Create an API key (its secret is shown once; at most 20 at once per user): `POST {base_url}/keys` (createKey); answers {apiKey, key} (CreatedApiKey) */
     create(body: Body<'createKey'>, options?: TeamRequestOptions): Promise<JsonReply<'createKey', 201>>;
     /** Revoke one of your API keys, effective on its next request: `DELETE {base_url}/keys/{id}` (revokeKey) */
     revoke(id: string, options?: TeamRequestOptions): Promise<void>;
   };
   webhooks: {
-    /** List your webhook subscriptions, newest first (never their secrets): `GET {base_url}/webhooks` (listWebhooks) */
+    /** List your webhook subscriptions, newest first (never their secrets): `GET {base_url}/webhooks` (listWebhooks); answers WebhookList */
     list(query?: Query<'listWebhooks'>, options?: TeamRequestOptions): List<JsonReply<'listWebhooks', 200>, 'webhooks'>;
-    /** Subscribe a URL to events (its signing secret is shown once): `POST {base_url}/webhooks` (createWebhook) */
+    /** Subscribe a URL to events (its signing secret is shown once): `POST {base_url}/webhooks` (createWebhook); answers {secret, webhook} (CreatedWebhook) */
     create(body: Body<'createWebhook'>, options?: TeamRequestOptions): Promise<JsonReply<'createWebhook', 201>>;
-    /** Get one of your webhook subscriptions: `GET {base_url}/webhooks/{id}` (getWebhook) */
+    /** Get one of your webhook subscriptions: `GET {base_url}/webhooks/{id}` (getWebhook); answers Webhook */
     get(id: string, options?: TeamRequestOptions): Promise<JsonReply<'getWebhook', 200>>;
-    /** Change, pause or re-enable a webhook subscription: `PATCH {base_url}/webhooks/{id}` (updateWebhook) */
+    /** Change, pause or re-enable a webhook subscription: `PATCH {base_url}/webhooks/{id}` (updateWebhook); answers Webhook */
     update(id: string, body: Body<'updateWebhook'>, options?: TeamRequestOptions): Promise<JsonReply<'updateWebhook', 200>>;
     /** Delete a webhook subscription; pending deliveries are dropped: `DELETE {base_url}/webhooks/{id}` (deleteWebhook) */
     delete(id: string, options?: TeamRequestOptions): Promise<void>;
-    /** Send a `ping` event to a webhook: `POST {base_url}/webhooks/{id}/test` (testWebhook) */
+    /** Send a `ping` event to a webhook: `POST {base_url}/webhooks/{id}/test` (testWebhook); answers WebhookTestResult */
     test(id: string, options?: TeamRequestOptions): Promise<JsonReply<'testWebhook', 202>>;
-    /** A webhook's delivery attempts, newest first: `GET {base_url}/webhooks/{id}/deliveries` (listWebhookDeliveries) */
+    /** A webhook's delivery attempts, newest first: `GET {base_url}/webhooks/{id}/deliveries` (listWebhookDeliveries); answers WebhookDeliveryList */
     listDeliveries(id: string, query?: Query<'listWebhookDeliveries'>, options?: TeamRequestOptions): List<JsonReply<'listWebhookDeliveries', 200>, 'deliveries'>;
   };
   teams: {
-    /** List your teams: your personal team first, then those you joined: `GET {base_url}/teams` (listTeams) */
+    /** List your teams: your personal team first, then those you joined: `GET {base_url}/teams` (listTeams); answers TeamList */
     list(query?: Query<'listTeams'>, options?: RequestOptions): List<JsonReply<'listTeams', 200>, 'teams'>;
-    /** Create a team; you are its owner: `POST {base_url}/teams` (createTeam) */
+    /** Create a team; you are its owner: `POST {base_url}/teams` (createTeam); answers Team */
     create(body: Body<'createTeam'>, options?: RequestOptions): Promise<JsonReply<'createTeam', 201>>;
-    /** Get one of your teams, with your role in it: `GET {base_url}/teams/{teamId}` (getTeam) */
+    /** Get one of your teams, with your role in it: `GET {base_url}/teams/{teamId}` (getTeam); answers Team */
     get(teamId: string, options?: RequestOptions): Promise<JsonReply<'getTeam', 200>>;
-    /** Rename a team (admins): `PATCH {base_url}/teams/{teamId}` (updateTeam) */
+    /** Rename a team (admins): `PATCH {base_url}/teams/{teamId}` (updateTeam); answers Team */
     update(teamId: string, body: Body<'updateTeam'>, options?: RequestOptions): Promise<JsonReply<'updateTeam', 200>>;
     /** Delete a team without projects (owners; never a personal team): `DELETE {base_url}/teams/{teamId}` (deleteTeam) */
     delete(teamId: string, options?: RequestOptions): Promise<void>;
-    /** A team's members and their roles: `GET {base_url}/teams/{teamId}/members` (listTeamMembers) */
+    /** A team's members and their roles: `GET {base_url}/teams/{teamId}/members` (listTeamMembers); answers MemberList */
     listMembers(teamId: string, query?: Query<'listTeamMembers'>, options?: RequestOptions): List<JsonReply<'listTeamMembers', 200>, 'members'>;
-    /** Change a member's role (admins, up to admin; owners for owners); the last owner stays one: `PATCH {base_url}/teams/{teamId}/members/{userId}` (updateTeamMember) */
+    /** Change a member's role (admins, up to admin; owners for owners); the last owner stays one: `PATCH {base_url}/teams/{teamId}/members/{userId}` (updateTeamMember); answers Member */
     updateMember(teamId: string, userId: string, body: Body<'updateTeamMember'>, options?: RequestOptions): Promise<JsonReply<'updateTeamMember', 200>>;
     /** Remove a member (admins; owners for owners), or leave (your own user id); the last owner cannot go: `DELETE {base_url}/teams/{teamId}/members/{userId}` (removeTeamMember) */
     removeMember(teamId: string, userId: string, options?: RequestOptions): Promise<void>;
-    /** A team's open invitations, newest first (admins; never their codes): `GET {base_url}/teams/{teamId}/invitations` (listInvitations) */
+    /** A team's open invitations, newest first (admins; never their codes): `GET {base_url}/teams/{teamId}/invitations` (listInvitations); answers InvitationList */
     listInvitations(teamId: string, query?: Query<'listInvitations'>, options?: RequestOptions): List<JsonReply<'listInvitations', 200>, 'invitations'>;
-    /** Invite an email into a team (admins): a one-use code, shown once, valid 7 days: `POST {base_url}/teams/{teamId}/invitations` (createInvitation) */
+    /** Invite an email into a team (admins): a one-use code, shown once, valid 7 days: `POST {base_url}/teams/{teamId}/invitations` (createInvitation); answers CreatedInvitation */
     createInvitation(teamId: string, body: Body<'createInvitation'>, options?: RequestOptions): Promise<JsonReply<'createInvitation', 201>>;
     /** Revoke an invitation: its code no longer works (admins): `DELETE {base_url}/teams/{teamId}/invitations/{id}` (revokeInvitation) */
     revokeInvitation(teamId: string, id: string, options?: RequestOptions): Promise<void>;
-    /** Join a team with an invitation's code (the invited email's account only): `POST {base_url}/invitations/accept` (acceptInvitation) */
+    /** Join a team with an invitation's code (the invited email's account only): `POST {base_url}/invitations/accept` (acceptInvitation); answers {team, role} (AcceptedInvitation) */
     acceptInvitation(body: Body<'acceptInvitation'>, options?: RequestOptions): Promise<JsonReply<'acceptInvitation', 200>>;
-    /** The team roles, lowest first, and what each may do: `GET {base_url}/roles` (listRoles) */
+    /** The team roles, lowest first, and what each may do: `GET {base_url}/roles` (listRoles); answers RoleList */
     listRoles(options?: RequestOptions): Promise<JsonReply<'listRoles', 200>>;
   };
   teamTokens: {
-    /** A team's tokens, newest first, with when each was last used (admins; never their secrets): `GET {base_url}/teams/{teamId}/tokens` (listTeamTokens) */
+    /** A team's tokens, newest first, with when each was last used (admins; never their secrets): `GET {base_url}/teams/{teamId}/tokens` (listTeamTokens); answers TeamTokenList */
     list(teamId: string, query?: Query<'listTeamTokens'>, options?: RequestOptions): List<JsonReply<'listTeamTokens', 200>, 'tokens'>;
-    /** Make a team token for CI (admins): it acts as the team, within its projects and targets, and always expires; the secret is shown once: `POST {base_url}/teams/{teamId}/tokens` (createTeamToken) */
+    /** Make a team token for CI (admins): it acts as the team, within its projects and targets, and always expires; the secret is shown once: `POST {base_url}/teams/{teamId}/tokens` (createTeamToken); answers {apiKey, token} (CreatedTeamToken) */
     create(teamId: string, body: Body<'createTeamToken'>, options?: RequestOptions): Promise<JsonReply<'createTeamToken', 201>>;
     /** Revoke a team token, effective on its next request (admins): `DELETE {base_url}/teams/{teamId}/tokens/{id}` (revokeTeamToken) */
     revoke(teamId: string, id: string, options?: RequestOptions): Promise<void>;
   };
   auditLog: {
-    /** A team's audit log, newest first: every change and every refusal, who made it and from where (admins): `GET {base_url}/teams/{teamId}/audit-events` (listAuditEvents) */
+    /** A team's audit log, newest first: every change and every refusal, who made it and from where (admins): `GET {base_url}/teams/{teamId}/audit-events` (listAuditEvents); answers AuditEventList */
     list(teamId: string, query?: Query<'listAuditEvents'>, options?: RequestOptions): List<JsonReply<'listAuditEvents', 200>, 'events'>;
   };
   service: {
-    /** Check that the service and its store answer: `GET {backend_url}/health` (getHealth) */
+    /** Check that the service and its store answer: `GET {backend_url}/health` (getHealth); answers Health */
     getHealth(options?: RequestOptions): Promise<JsonReply<'getHealth', 200>>;
   };
   auth: {
-    /** Create an account (always a member): `POST {backend_url}/auth/register` (register) */
+    /** Create an account (always a member): `POST {backend_url}/auth/register` (register); answers User */
     register(body: Body<'register'>, options?: RequestOptions): Promise<JsonReply<'register', 201>>;
-    /** Exchange email and password for an API key: `POST {backend_url}/auth/login` (login) */
+    /** Exchange email and password for an API key: `POST {backend_url}/auth/login` (login); answers {apiKey, tokenType, expiresAt, user} (LoginResult) */
     login(body: Body<'login'>, options?: RequestOptions): Promise<JsonReply<'login', 200>>;
     /** Revoke the API key this request is made with: `POST {backend_url}/auth/logout` (logout) */
     logout(options?: RequestOptions): Promise<void>;
   };
   users: {
-    /** List all users, newest first (admins only): `GET {backend_url}/api/v1/users` (listUsers) */
+    /** List all users, newest first (admins only): `GET {backend_url}/api/v1/users` (listUsers); answers UserList */
     list(query?: Query<'listUsers'>, options?: RequestOptions): List<JsonReply<'listUsers', 200>, 'users'>;
   };
   documentation: {
-    /** This API described in OpenAPI 3.1: `GET {backend_url}/openapi.json` (getOpenApiDocument) */
+    /** This API described in OpenAPI 3.1: `GET {backend_url}/openapi.json` (getOpenApiDocument); answers OpenApiDocument */
     getOpenApiDocument(options?: RequestOptions): Promise<JsonReply<'getOpenApiDocument', 200>>;
     /** The document rendered as a page (Swagger UI, served from here): `GET {backend_url}/docs` (getDocs) */
     getDocs(options?: RequestOptions): Promise<string>;
