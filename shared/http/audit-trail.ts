@@ -4,9 +4,10 @@ import { recordDenial } from '#shared/domain/audit.ts';
 import { confirmMembership, type RoleReader, teamNamed } from '#shared/domain/teams/access.ts';
 import { teamIdNamedBy } from '#shared/http/admission/team-scope.ts';
 import type { AuditStamp } from '#shared/model/audit.ts';
-import { newEventIdentity, targetTypeOf, USER_AGENT_MAX } from '#shared/model/audit.ts';
+import { type AuditEvent, newEventIdentity, USER_AGENT_MAX } from '#shared/model/audit.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { ForbiddenError } from '#shared/model/errors.ts';
+import { isIdOf } from '#shared/model/ids.ts';
 import { actsInTeam, type EndpointRoute } from '#shared/routes.ts';
 import { config } from '#shared/runtime/config.ts';
 import { logError } from '#shared/runtime/log.ts';
@@ -70,6 +71,23 @@ async function refusedIn(
   }
 }
 
+/**
+ * What a refused request was aimed at: the deepest thing its path names (`/teams/{teamId}/members/
+ * {userId}`: the member; `/projects/{id}/domains`: the project a domain would be added to), else the
+ * project a body read before the refusal names (`POST /deployments`), else the team the request
+ * acted in (`POST /projects`: a project made there). Never the team's id under another thing's type.
+ */
+function refusedTarget(route: EndpointRoute, request: EndpointRequest, teamId: string): AuditEvent['target'] {
+  // The path's last `collection/{parameter}`: the collection names the type (`env`: an environment).
+  const [, noun = '', name = ''] = /(\w+)\/\{(\w+)\}(?!.*\{)/.exec(route.path) ?? [];
+  const id = request.event.pathParameters?.[name];
+  if (id) return { type: noun === 'env' ? 'environment' : noun.slice(0, -1), id };
+  const projectId = (request.context.state.body as { projectId?: unknown } | undefined)?.projectId;
+  return typeof projectId === 'string' && isIdOf('prj', projectId)
+    ? { type: 'project', id: projectId }
+    : { type: 'team', id: teamId };
+}
+
 export function auditTrail(
   route: EndpointRoute,
   readRole?: RoleReader,
@@ -96,11 +114,9 @@ export function auditTrail(
     if (!(request.error instanceof ForbiddenError)) return;
     const caller = await refusedIn(route, request, readRole);
     if (!caller) return;
-    const action = route.audit ?? route.permission ?? route.operationId;
-    await recordDenial(stampOf(route, request, caller, action), {
-      type: targetTypeOf(action),
-      id: request.event.pathParameters?.id ?? request.event.pathParameters?.teamId ?? caller.team.id,
-    });
+    const stamp = stampOf(route, request, caller, route.audit ?? route.permission ?? route.operationId);
+    const target = refusedTarget(route, request, caller.team.id);
+    await recordDenial(target.type === 'project' ? { ...stamp, projectId: target.id } : stamp, target);
   };
   return { before, after, onError };
 }

@@ -110,12 +110,37 @@ describe('refusals', () => {
         ...common,
         action: 'project.created',
         actor: { type: 'user', id: viewer.userId, email: viewer.email, keyId: await keyOf(viewer) },
-        target: { type: 'project', id: teamId },
+        target: { type: 'team', id: teamId },
         requestId: audit.requestIdOf(created),
       },
     ]);
     expect(await log(owner, teamId, `actorId=${outsider.userId}`)).toEqual([]);
   });
+  it('names the thing a refusal was aimed at: a member, the team whose tokens, the project a deployment was for', async () => {
+    const { teamId, owner, developer, viewer } = await teamOfEveryRole();
+    const project = idOf(await newProject(owner.key, teamId));
+    const refusals = [
+      await call(url(`/teams/${teamId}/members/${viewer.userId}`), { method: 'DELETE', key: developer.key }),
+      await call(url(`/teams/${teamId}/tokens`), {
+        method: 'POST',
+        key: developer.key,
+        json: { name: 'ci', scopes: ['read'], expiresInDays: 1 },
+      }),
+      await call(url(`/deployments?teamId=${teamId}`), {
+        method: 'POST',
+        key: viewer.key,
+        json: { projectId: project },
+      }),
+    ];
+    expect(refusals.map(({ status }) => status)).toEqual([403, 403, 403]);
+    const denied = await log(owner, teamId, 'outcome=denied');
+    expect(denied.map(({ action, target, projectId }) => ({ action, target, projectId }))).toEqual([
+      { action: 'deployment.created', target: { type: 'project', id: project }, projectId: project },
+      { action: 'token.created', target: { type: 'team', id: teamId }, projectId: undefined },
+      { action: 'member.removed', target: { type: 'member', id: viewer.userId }, projectId: undefined },
+    ]);
+  });
+
   it("logs a 403 for a key's missing scope in the team the request names, a team token's too; an outsider's leaves nothing", async () => {
     const { teamId, owner, developer } = await teamOfEveryRole();
     const project = idOf(await newProject(owner.key, teamId));
@@ -163,7 +188,7 @@ describe('refusals', () => {
       {
         action: 'project.created',
         actor: tokenMade.id,
-        target: { type: 'project', id: teamId },
+        target: { type: 'team', id: teamId },
         requestId: audit.requestIdOf(created),
       },
       {

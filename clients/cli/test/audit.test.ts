@@ -118,22 +118,34 @@ describe('platform audit', () => {
     );
   });
 
-  it('prints one line per event, who acted by id and email, a refusal marked DENIED, what changed as from → to', async () => {
+  it('prints an event a line within 120 columns, who acted by email, a refusal marked DENIED, what changed as from → to; --wide every id whole', async () => {
     const { ada, bob, project, acme } = await acmeWithHistory();
     const { code, out } = await platformText(acme, ['audit']);
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TIME\s+ACTION\s+OUTCOME\s+ACTOR\s+TARGET\s+PROJECT\s+IP\s+CHANGES$/);
+    expect(lines[0]).toMatch(/^TIME \(UTC\)\s+ACTION\s+OUTCOME\s+ACTOR\s+TARGET\s+CHANGES$/);
     expect(lines).toHaveLength(7);
-    const time = '\\d{4}-\\d{2}-\\d{2}T\\S+Z';
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(120);
+    const time = '\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}';
+    const shortProject = `prj_…${project.slice(-6)}`;
+    const fitted = (email: string) => escaped(email.length <= 20 ? email : `${email.slice(0, 19)}…`);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^${time}\\s+project\\.deleted\\s+DENIED\\s+user:${bob.userId} \\(${escaped(bob.email)}\\)\\s+project:${project}\\s+${project}\\s+\\S+$`,
+        `^${time}\\s+project\\.deleted\\s+DENIED\\s+${fitted(bob.email)}\\s+${escaped(shortProject)}$`,
       ),
     );
     expect(lines[2]).toMatch(
       new RegExp(
-        `^${time}\\s+project\\.updated\\s+success\\s+user:${ada.userId} \\(${escaped(ada.email)}\\)\\s+project:${project}\\s+${project}\\s+\\S+\\s+name: web → site$`,
+        `^${time}\\s+project\\.updated\\s+success\\s+${fitted(ada.email)}\\s+${escaped(shortProject)}\\s+name: web → site$`,
+      ),
+    );
+
+    const wide = (await platformText(acme, ['audit', '--wide'])).out.trimEnd().split('\n');
+    expect(wide[0]).toMatch(/^TIME\s+ACTION\s+OUTCOME\s+ACTOR\s+TARGET\s+PROJECT\s+IP\s+CHANGES$/);
+    const iso = '\\d{4}-\\d{2}-\\d{2}T\\S+Z';
+    expect(wide[1]).toMatch(
+      new RegExp(
+        `^${iso}\\s+project\\.deleted\\s+DENIED\\s+user:${bob.userId} \\(${escaped(bob.email)}\\)\\s+project:${project}\\s+${project}\\s+\\S+$`,
       ),
     );
   });
@@ -161,7 +173,7 @@ describe('platform audit', () => {
     expect(event?.changes).toEqual({
       variables: { from: null, to: [{ key: 'API_TOKEN', targets: ['production'], type: 'secret' }] },
     });
-    const { out } = await platformText(acme, ['audit', '--action', 'env.variable_created']);
+    const { out } = await platformText(acme, ['audit', '--action', 'env.variable_created', '--wide']);
     expect(out).toContain('variables: API_TOKEN(secret:production)');
     const everything = `${JSON.stringify(await audit(acme, ['--all']))}${(await platformText(acme, ['audit'])).out}`;
     expect(everything).not.toContain(value);

@@ -10,6 +10,7 @@ import { teamInEffect } from '../team-ref.ts';
 // newest first: every change made there and every request refused, who did it and from where
 // (docs/audit-log.md). Every flag is checked before the first request. The log is long (90 days of
 // a team), so it prints the newest --limit (default 50) and says when more match; --all reads on.
+// The table fits 120 columns; --wide prints every id whole (clients/cli/src/audit-lines.ts).
 
 type Filters = Query<'listAuditEvents'>;
 type AuditEvent = Schemas['AuditEvent'];
@@ -79,7 +80,7 @@ function howMany(flags: Flags): number {
 export const auditCommands: Commands = {
   audit: {
     usage:
-      'audit [--since <time>] [--until <time>] [--action <action>] [--actor <email or id>] [--project <id or name>] [--outcome success|denied] [--limit <n> | --all]',
+      'audit [--since <time>] [--until <time>] [--action <action>] [--actor <email or id>] [--project <id or name>] [--outcome success|denied] [--limit <n> | --all] [--wide]',
     summary: 'Print the audit log of the team in effect, newest first: every change and every refusal.',
     options: {
       since: {
@@ -102,6 +103,10 @@ export const auditCommands: Commands = {
         help: 'print the newest n events (default 50); a last line says when more match',
       },
       all: { type: 'boolean', help: 'print every matching event, page by page (not with --limit)' },
+      wide: {
+        type: 'boolean',
+        help: 'print ids whole, the project and the address, an event a line (the table fits 120 columns without)',
+      },
     },
     async run({ flags, client }) {
       const filters = filtersOf(flags);
@@ -120,7 +125,8 @@ export const auditCommands: Commands = {
       const more = events.length > wanted;
       if (more) events.pop();
       const hint = `More events match: narrow them (--since, --until, --action, --actor, --project, --outcome), or --limit <n> / --all`;
-      return { json: events, text: more ? `${auditTable(events)}\n${hint}` : auditTable(events) };
+      const lines = auditTable(events, flags.wide === true);
+      return { json: events, text: more ? `${lines}\n${hint}` : lines };
     },
   },
 };
