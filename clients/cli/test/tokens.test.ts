@@ -211,6 +211,19 @@ describe('a team token as the key (PLATFORM_API_KEY)', () => {
     expect(await platform(asToken, ['switch'])).toEqual({ code: 0, json: { team: null, from: 'token' } });
     // Its own team by id is fine.
     expect((await projectNames(asToken, ['--team', team])).sort()).toEqual(['api', 'web']);
+
+    // whoami says it is a team token, not the login's user, and which team a flag chose.
+    expect((await platformText(asToken, ['whoami'])).out.trimEnd()).toBe(
+      'A team token (from PLATFORM_API_KEY): a team token acts in its own team only.',
+    );
+    expect(await platform(asToken, ['whoami', '--team', team])).toEqual({
+      code: 0,
+      json: {
+        type: 'team-token',
+        keyFrom: 'PLATFORM_API_KEY',
+        team: { id: team, chosenBy: expect.any(String) },
+      },
+    });
   });
 
   it('fails clearly when told to act in another team, by --team, PLATFORM_TEAM or `switch`; logout leaves it be', async () => {
