@@ -70,7 +70,7 @@ function addressData(address: string): Buffer {
   const missing = 8 - groups(head).length - groups(tail).length;
   const all = [...groups(head), ...Array<string>(missing).fill('0'), ...groups(tail)];
   const data = Buffer.alloc(16);
-  all.forEach((group, index) => data.writeUInt16BE(Number.parseInt(group, 16), index * 2));
+  for (const [index, group] of all.entries()) data.writeUInt16BE(Number.parseInt(group, 16), index * 2);
   return data;
 }
 

@@ -42,7 +42,8 @@ function changeParts(changes: AuditEvent['changes']): string[] {
 export const changesText = (changes: AuditEvent['changes']): string => changeParts(changes).join('; ');
 
 /** At most `max` characters, an ellipsis where it was cut. */
-const fit = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const clipped = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
 /** An id short enough to tell apart on a screen, `prj_…Y1Z2A` (whole with --wide); its prefix names its type. */
 const shortId = (id: string): string => {
@@ -52,7 +53,7 @@ const shortId = (id: string): string => {
 
 /** What an event is about: an id with a prefix by its short form, anything else (a domain) with its type. */
 const targetNarrow = ({ type, id }: AuditEvent['target']): string =>
-  fit(/^[a-z]{2,5}_/.test(id) ? shortId(id) : `${type}:${id}`, TARGET_MAX);
+  clipped(/^[a-z]{2,5}_/.test(id) ? shortId(id) : `${type}:${id}`, TARGET_MAX);
 
 /** Who acted, with --wide: the type and id a filter takes (`--actor`), and an email or name beside them. */
 const actorWide = ({ type, id, email, name }: AuditEvent['actor']): string => {
@@ -62,7 +63,10 @@ const actorWide = ({ type, id, email, name }: AuditEvent['actor']): string => {
 
 /** Who acted, narrow: a person's email, a token's name, the platform, else a short id. */
 const actorNarrow = ({ type, id, email, name }: AuditEvent['actor']): string =>
-  fit(email ?? (name === undefined ? (type === 'system' ? id : shortId(id)) : `token ${name}`), ACTOR_MAX);
+  clipped(
+    email ?? (name === undefined ? (type === 'system' ? id : shortId(id)) : `token ${name}`),
+    ACTOR_MAX,
+  );
 
 /** `2026-11-28T18:05:14.123Z` as `11-28 18:05:14` (UTC, as the header says). */
 const shortTime = (at: string): string => at.slice(5, 19).replace('T', ' ');
@@ -105,7 +109,7 @@ export function auditTable(events: AuditEvent[], wide = false): string {
   }
   const rows = events.map((event) => [
     shortTime(event.at),
-    fit(event.action, ACTION_MAX),
+    clipped(event.action, ACTION_MAX),
     event.outcome === 'denied' ? 'DENIED' : 'success',
     actorNarrow(event.actor),
     targetNarrow(event.target),
