@@ -138,7 +138,8 @@ export const tables = {
    *   they were then; `memberId` (the user id) puts them in the sparse `byMember` index, which lists a
    *   user's teams;
    * - `invitation#<id>`: an invitation waiting to be accepted (never its code).
-   * Outside any team's partition, `code#<digest>` finds an invitation by the digest of its code.
+   * Outside any team's partition, `code#<digest>` finds an invitation by the digest of its code, and
+   * `inbox#<email>` holds the invitations to that email by id (shared/db/teams/inbox.ts).
    * A personal team has no items here: it is the user's own, derived from the user.
    */
   teams: {

@@ -166,6 +166,7 @@ describe('a team token', () => {
       ['POST', '/keys', { name: 'more' }],
       ['POST', '/teams', { name: 'another' }],
       ['POST', '/invitations/accept', { code: 'inv_x' }],
+      ['GET', '/invitations'],
     ];
     for (const [method, path, json] of managing) {
       const answer = await as(apiKey).send(method, path, json);

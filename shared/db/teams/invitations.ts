@@ -4,12 +4,14 @@ import { transactWriteReasons } from '#shared/db/conditional.ts';
 import { type Page, queryPage } from '#shared/db/pages.ts';
 import { isTeamRole, type TeamRole } from '#shared/model/roles.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
+import { inboxItem, inboxKey } from './inbox.ts';
 import { type Member, memberItem, memberKey, standsOpen, table, teamKey } from './teams.ts';
 
-// Invitations: an item in the team's partition that lists it (never its code), and an item keyed by
-// the digest of its code that finds it when someone accepts. Both expire by TTL after 7 days; code
-// checks the time itself, as TTL deletes late. Accepting is one transaction: the invitation and its
-// code go, the member comes, so a code is used once even by two accepts at the same moment.
+// Invitations: an item in the team's partition that lists it (never its code), an item keyed by the
+// digest of its code that finds it when someone accepts, and one in the invitee's inbox (inbox.ts).
+// All expire by TTL after 7 days; code checks the time itself, as TTL deletes late. Accepting is one
+// transaction: the invitation, its code and its inbox entry go, the member comes, so a code is used
+// once even by two accepts at the same moment.
 
 export interface Invitation {
   id: string;
@@ -71,6 +73,12 @@ export async function insertInvitation(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
+      {
+        Put: {
+          TableName: table(),
+          Item: inboxItem(invitation.email, { ...invitation, teamId }, expiresAt),
+        },
+      },
     ],
   }));
   if (!outcome.done) throw outcome.error;
@@ -99,8 +107,15 @@ export async function listInvitations(
   return { items: result.items.map(toInvitation), nextCursor: result.nextCursor };
 }
 
-/** Revokes an invitation: its code is useless from then on (accepting needs the invitation item). */
+/**
+ * Revokes an invitation: its code is useless from then on (accepting needs the invitation item), and
+ * it leaves the invitee's inbox. Read first for its email, the inbox's key; false when it is gone.
+ */
 export async function deleteInvitation(teamId: string, id: string): Promise<boolean> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: table(), Key: invitationKey(teamId, id), ConsistentRead: true }),
+  );
+  if (!Item) return false;
   const outcome = await transactWriteReasons(() => ({
     TransactItems: [
       {
@@ -110,6 +125,7 @@ export async function deleteInvitation(teamId: string, id: string): Promise<bool
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
+      { Delete: { TableName: table(), Key: inboxKey(String(Item.email), id) } },
     ],
   }));
   return outcome.done;
@@ -207,6 +223,8 @@ export async function acceptInvitation(
         },
       },
       standsOpen(open.teamId, nowMs),
+      // Last, so that the reasons above keep their places; absent for an invitation made before inboxes.
+      { Delete: { TableName: table(), Key: inboxKey(open.email, open.invitationId) } },
     ],
   }));
   if (outcome.done) return 'accepted';

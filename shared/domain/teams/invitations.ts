@@ -71,7 +71,7 @@ export async function revokeInvitation(caller: Caller, id: string): Promise<void
  * The roles an invitation's maker must still hold for it to be accepted: the role it grants, and the
  * right to invite at all (an admin's), or above.
  */
-const inviterRolesFor = (granted: TeamRole): TeamRole[] =>
+export const inviterRolesFor = (granted: TeamRole): TeamRole[] =>
   TEAM_ROLES.filter((role) => isAtMost(granted, role) && roleAllows(role, 'invitations.manage'));
 
 /**

@@ -118,6 +118,52 @@ export const InvitationList = z
     description: "A team's open invitations, newest first.",
   });
 
+const exampleReceived = {
+  id: exampleInvitation.id,
+  team: { id: exampleTeam.id, name: exampleTeam.name },
+  role: exampleInvitation.role,
+  invitedBy: { id: exampleInvitation.invitedBy, email: 'ada@example.com', name: 'Ada' },
+  acceptable: true,
+  createdAt: exampleInvitation.createdAt,
+  expiresAt: exampleInvitation.expiresAt,
+} as const;
+
+export const ReceivedInvitation = z
+  .strictObject({
+    id: prefixedId('inv', exampleInvitation.id),
+    team: z.strictObject({ id: z.string(), name: z.string() }),
+    role: Role,
+    invitedBy: z
+      .strictObject({
+        id: z.string(),
+        email: z.optional(z.string()),
+        name: z.optional(z.nullable(z.string())),
+      })
+      .register(z.globalRegistry, {
+        description:
+          'Who invited you: their email and name while they are a member of the team, else their id alone.',
+      }),
+    acceptable: z.boolean().register(z.globalRegistry, {
+      description:
+        'False when whoever invited you has left the team or no longer holds the role it grants: accepting is refused (409), so ask an owner or admin there for a new invitation.',
+    }),
+    createdAt: Timestamp,
+    expiresAt: Timestamp,
+  })
+  .register(z.globalRegistry, {
+    id: 'ReceivedInvitation',
+    description:
+      'An open invitation to your email, as you see it: never its code, which its inviter passes on.',
+    examples: [exampleReceived],
+  });
+
+export const ReceivedInvitationList = z
+  .strictObject({ invitations: z.array(ReceivedInvitation), nextCursor: NextCursor })
+  .register(z.globalRegistry, {
+    id: 'ReceivedInvitationList',
+    description: 'The open invitations to your email, newest first.',
+  });
+
 export const AcceptedInvitation = z.strictObject({ team: Team, role: Role }).register(z.globalRegistry, {
   id: 'AcceptedInvitation',
   description: 'The team joined, and the role held there.',

@@ -20,6 +20,8 @@ describe('audit kinds', () => {
     [{ pk: 'team_1', sk: 'member#usr_1' }, 'member'],
     [{ pk: 'team_1', sk: 'invitation#inv_1' }, 'invitation'],
     [{ pk: 'code#abc', sk: 'code' }, undefined],
+    // The invitee's copy of an invitation: recorded once, from the team's item.
+    [{ pk: 'inbox#grace@example.com', sk: 'inv_1' }, undefined],
     [{ keyHash: 'abc' }, 'apiKey'],
   ])('tells %j is %s', (item, kind) => {
     expect(kindOf(item)).toBe(kind);

@@ -74,6 +74,7 @@ export const operationTable = [
   { id: 'createTeamToken', group: 'teamTokens', name: 'create', method: 'POST', path: '/teams/{teamId}/tokens', params: ['teamId'], body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'revokeTeamToken', group: 'teamTokens', name: 'revoke', method: 'DELETE', path: '/teams/{teamId}/tokens/{id}', params: ['teamId', 'id'], auth: 1, reply: 'none' },
   { id: 'listAuditEvents', group: 'auditLog', name: 'list', method: 'GET', path: '/teams/{teamId}/audit-events', params: ['teamId'], query: 1, auth: 1, items: 'events' },
+  { id: 'listReceivedInvitations', group: 'teams', name: 'listReceivedInvitations', method: 'GET', path: '/invitations', query: 1, auth: 1, items: 'invitations' },
   { id: 'acceptInvitation', group: 'teams', name: 'acceptInvitation', method: 'POST', path: '/invitations/accept', body: 1, idempotencyKey: 1, auth: 1 },
   { id: 'listRoles', group: 'teams', name: 'listRoles', method: 'GET', path: '/roles', auth: 1 },
   { id: 'getHealth', group: 'service', name: 'getHealth', method: 'GET', path: '/health', backend: 1 },
@@ -232,6 +233,8 @@ export interface Groups {
     createInvitation(teamId: string, body: Body<'createInvitation'>, options?: RequestOptions): Promise<JsonReply<'createInvitation', 201>>;
     /** Revoke an invitation: its code no longer works (admins): `DELETE {base_url}/teams/{teamId}/invitations/{id}` (revokeInvitation) */
     revokeInvitation(teamId: string, id: string, options?: RequestOptions): Promise<void>;
+    /** The open invitations to your account's email, newest first, with each team and inviter (never their codes: accepting needs the code the inviter passed on): `GET {base_url}/invitations` (listReceivedInvitations); answers ReceivedInvitationList */
+    listReceivedInvitations(query?: Query<'listReceivedInvitations'>, options?: RequestOptions): List<JsonReply<'listReceivedInvitations', 200>, 'invitations'>;
     /** Join a team with an invitation's code (the invited email's account only): `POST {base_url}/invitations/accept` (acceptInvitation); answers {team, role} (AcceptedInvitation) */
     acceptInvitation(body: Body<'acceptInvitation'>, options?: RequestOptions): Promise<JsonReply<'acceptInvitation', 200>>;
     /** The team roles, lowest first, and what each may do: `GET {base_url}/roles` (listRoles); answers RoleList */
