@@ -73,7 +73,7 @@ export interface PlatformStackProps extends StackProps {
    * them. Default `cname.platform.example`, a reserved name that resolves nowhere: set it to yours.
    */
   domainTarget?: string;
-  /** A handler's entry file: `functions/<handler>.ts` unless given (generated rows have none there). */
+  /** A handler's entry file: `functions/<feature>/<handler>.ts` unless given (generated rows have none there). */
   functionEntry?: (handler: string) => string | undefined;
 }
 

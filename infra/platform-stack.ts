@@ -147,7 +147,7 @@ export class PlatformStack extends Stack {
 
     issueAfterVerifiers(functions.values());
     // The served document's `{base_url}` default, so that the docs page's "Try it out" calls this stack's
-    // platform API (functions/docs.ts); the backend's it takes from the request.
+    // platform API (functions/service/docs.ts); the backend's it takes from the request.
     functions.get('docs')?.addEnvironment('PLATFORM_BASE_URL', this.stageUrl('platform'));
 
     acknowledgeFunctionFindings(this);

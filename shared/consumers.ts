@@ -24,7 +24,7 @@ export type FilterValue =
   | { readonly exists: boolean };
 
 export interface StreamConsumer extends FunctionAccess {
-  /** The Lambda entry point: `functions/<handler>.ts`, exporting `handler(event: DynamoDBStreamEvent)`. */
+  /** The Lambda entry point: `functions/<feature>/<handler>.ts`, exporting `handler(event: DynamoDBStreamEvent)`. */
   handler: string;
   /** The tables whose changes it receives, in batches of records with new and old images. */
   streams: readonly TableKey[];
@@ -33,7 +33,7 @@ export interface StreamConsumer extends FunctionAccess {
 }
 
 export interface QueueConsumer extends FunctionAccess {
-  /** `functions/<handler>.ts`, exporting `handler(event: SQSEvent): SQSBatchResponse`. */
+  /** `functions/<feature>/<handler>.ts`, exporting `handler(event: SQSEvent): SQSBatchResponse`. */
   handler: string;
   queue: QueueKey;
 }
@@ -86,7 +86,7 @@ export const queueConsumers = [
  * on a short period of their own (infra/local/schedules.ts).
  */
 export interface ScheduledConsumer extends FunctionAccess {
-  /** `functions/<handler>.ts`, exporting `handler(event)` for a scheduled event. */
+  /** `functions/<feature>/<handler>.ts`, exporting `handler(event)` for a scheduled event. */
   handler: string;
   everyMinutes: number;
 }

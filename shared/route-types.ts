@@ -99,7 +99,7 @@ interface RouteRow extends FunctionAccess {
   api: ApiGroup;
   /** API Gateway resource path, relative to the group's root (the platform group's stage is `v1`). */
   path: string;
-  /** The Lambda entry point: `functions/<handler>.ts`. Rows that share one are served by one function. */
+  /** The Lambda entry point: `functions/<feature>/<handler>.ts`. Rows that share one are served by one function. */
   handler: string;
   access: Access;
   /** Lambda memory; CPU scales with it, so password hashing gets more. */

@@ -25,6 +25,7 @@ import type { SecretName } from '#shared/runtime/secrets.ts';
 import { bindGrants } from '../access/bind-grants.ts';
 import { functionRole } from '../access/function-role.ts';
 import { routeGrants } from '../access/grants.ts';
+import { handlerEntry } from '../handler-entries.ts';
 
 /**
  * SDK packages the Lambda bundles replace with a file of infra/lambda/ (paths from the project root,
@@ -145,7 +146,7 @@ export interface EndpointFunctionProps {
   route: Route;
   /** Every row its handler serves (the route table's, unless the stack was given other rows). */
   rows?: readonly Route[];
-  /** Its entry file: `functions/<handler>.ts` unless the stack was given another place. */
+  /** Its entry file: `functions/<feature>/<handler>.ts` unless the stack was given another place. */
   entry?: string;
   /** Its name, which the alarms find it by (infra/operations/monitoring.ts). */
   functionName?: string;
@@ -180,7 +181,7 @@ export class EndpointFunction extends NodejsFunction {
     super(scope, id, {
       description: describeFunction(route.handler, rows),
       ...(props.functionName === undefined ? {} : { functionName: props.functionName }),
-      entry: props.entry ?? join(repoRoot, 'functions', `${route.handler}.ts`),
+      entry: props.entry ?? handlerEntry(route.handler),
       projectRoot: repoRoot,
       depsLockFilePath: join(repoRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_24_X,

@@ -11,7 +11,7 @@ import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { streamSource } from './stream-source.ts';
 
-// The audit log's recorder (functions/record-audit-events.ts), fed by the stream of every table a
+// The audit log's recorder (functions/audit/record-audit-events.ts), fed by the stream of every table a
 // team's change writes, each filtered to the records whose write carried an audit stamp: a change's
 // own (shared/db/audit/stamp.ts). What it may call is its consumer row's (shared/consumers.ts): one
 // put on the audit table. A batch it cannot record comes back until it is recorded, and then goes to

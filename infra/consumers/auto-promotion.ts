@@ -11,7 +11,7 @@ import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 import { streamSource } from './stream-source.ts';
 
-// Automatic promotion (functions/auto-promote.ts), fed by the deployments table's stream: only the
+// Automatic promotion (functions/production/auto-promote.ts), fed by the deployments table's stream: only the
 // changes that made a production deployment ready (its row's filter). It reads the project and moves
 // its production pointer in one transaction with the history entry (shared/db/production.ts): what
 // it may call is its consumer row's (shared/consumers.ts).

@@ -6,9 +6,10 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionRole } from '../access/function-role.ts';
 import { FUNCTION_BUNDLING, repoRoot } from '../api/endpoint-function.ts';
+import { handlerEntry } from '../handler-entries.ts';
 
 export interface ConsumerFunctionProps {
-  /** `functions/<handler>.ts`, a row of shared/consumers.ts. */
+  /** `functions/<feature>/<handler>.ts`, a row of shared/consumers.ts. */
   handler: string;
   /** What it belongs to, for its description: `<area>: <handler>`. */
   area: string;
@@ -28,7 +29,7 @@ export function consumerFunction(scope: Construct, id: string, props: ConsumerFu
   });
   return new NodejsFunction(scope, id, {
     description: `${props.area}: ${props.handler}`,
-    entry: join(repoRoot, 'functions', `${props.handler}.ts`),
+    entry: handlerEntry(props.handler),
     projectRoot: repoRoot,
     depsLockFilePath: join(repoRoot, 'package-lock.json'),
     runtime: Runtime.NODEJS_24_X,

@@ -12,7 +12,7 @@ import { bindGrants } from '../access/bind-grants.ts';
 import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';
 
-// The background checks of custom domains (functions/recheck-domains.ts): an EventBridge rule
+// The background checks of custom domains (functions/custom-domains/recheck-domains.ts): an EventBridge rule
 // invokes the function every minute (its consumer row's period); each run checks the pending domains
 // that are due and expires those past their 7 days. What it may call is its row's (shared/consumers.ts):
 // query the due queue, write each check. Its errors alarm with the other consumers' (infra/operations/monitoring.ts):

@@ -12,7 +12,7 @@ import { consumerFunction } from './consumer-function.ts';
 import { streamSource } from './stream-source.ts';
 
 // The purge of a deleted project's deployments, their build logs and its environment variables
-// (functions/purge-project.ts), fed by the projects table's stream, removals only. What it may call
+// (functions/projects/purge-project.ts), fed by the projects table's stream, removals only. What it may call
 // is its consumer row's (shared/consumers.ts): query what the project left and delete it.
 
 const consumer = streamConsumers.find(({ handler }) => handler === 'purge-project');

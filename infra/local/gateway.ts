@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { Duplex, Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { LOCAL_MAX_SOCKETS } from '#shared/db/client.ts';
@@ -10,6 +9,7 @@ import { config } from '#shared/runtime/config.ts';
 import { withDeadline } from '#shared/runtime/deadline.ts';
 import { functionMemoryMb, functionTimeoutSeconds, holdsOpenMs } from '#shared/runtime/function-settings.ts';
 import { logError } from '#shared/runtime/log.ts';
+import { handlerEntry } from '../handler-entries.ts';
 import { enforceGrants } from './iam/enforce.ts';
 import { runAs } from './iam/principal.ts';
 import { invocationSlots } from './invocation-slots.ts';
@@ -42,15 +42,13 @@ export const LISTEN_BACKLOG = 4096;
  */
 const ANSWER_MS = 100;
 
-const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
-
 async function loadHandlers(): Promise<Map<string, LambdaHandler>> {
   // Streaming functions wrap themselves with the runtime's `awslambda` when they load: the stand-in
   // must be there first.
   installStreamingRuntime();
   const handlers = new Map<string, LambdaHandler>();
   for (const route of routes) {
-    const module: { handler: LambdaHandler } = await import(join(FUNCTIONS_DIR, `${route.handler}.ts`));
+    const module: { handler: LambdaHandler } = await import(handlerEntry(route.handler));
     handlers.set(route.handler, module.handler);
   }
   return handlers;

@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { type ScheduledConsumer, scheduledConsumers } from '#shared/consumers.ts';
 import { logError } from '#shared/runtime/log.ts';
+import { handlerEntry } from '../handler-entries.ts';
 import { every, type Repeating } from './every.ts';
 import { runAs } from './iam/principal.ts';
 
@@ -8,8 +8,6 @@ import { runAs } from './iam/principal.ts';
 // (shared/consumers.ts): each runs on a period of its own here, a minute unless
 // DOMAIN_RECHECK_INTERVAL_MS says otherwise (tests shorten it), as its function with its grants
 // (infra/local/iam). A run that fails is logged, and the next one comes as usual.
-
-const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
 
 /** The local period of the scheduled functions when none is set: their rules' one minute. */
 export const DEFAULT_SCHEDULE_INTERVAL_MS = 60_000;
@@ -33,9 +31,7 @@ export async function startLocalSchedules(options: LocalScheduleOptions = {}): P
   const intervalMs = options.intervalMs ?? scheduleIntervalMs();
   const loops: Repeating[] = [];
   for (const schedule of options.schedules ?? scheduledConsumers) {
-    const module: { handler: () => Promise<unknown> } = await import(
-      join(FUNCTIONS_DIR, `${schedule.handler}.ts`)
-    );
+    const module: { handler: () => Promise<unknown> } = await import(handlerEntry(schedule.handler));
     loops.push(
       every(intervalMs, async () => {
         try {

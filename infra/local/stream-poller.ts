@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -11,6 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { type FilterPattern, filterOf, type StreamConsumer, streamConsumers } from '#shared/consumers.ts';
 import { type TableKey, tableNameHere } from '#shared/db/tables.ts';
 import { logError } from '#shared/runtime/log.ts';
+import { handlerEntry } from '../handler-entries.ts';
 import { localClient } from './dynamodb-local.ts';
 import { matchesFilter } from './event-filter.ts';
 import { every } from './every.ts';
@@ -61,8 +61,6 @@ const asEventRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord 
 /** How often a stream's shards are described again (see shardIdsOf). */
 const DISCOVERY_MS = 2_000;
 
-const FUNCTIONS_DIR = join(import.meta.dirname, '..', '..', 'functions');
-
 interface ShardReader {
   id: string;
   iterator: string | undefined;
@@ -112,7 +110,7 @@ export async function startStreamPoller(
     shards: Map<string, ShardReader>;
   }[] = [];
   for (const consumer of options.consumers ?? streamConsumers) {
-    const module: { handler: StreamHandler } = await import(join(FUNCTIONS_DIR, `${consumer.handler}.ts`));
+    const module: { handler: StreamHandler } = await import(handlerEntry(consumer.handler));
     for (const table of consumer.streams) {
       // The name the functions use (a suite may give a table of its own), as the local IAM reads it.
       const name = tableNameHere(table);

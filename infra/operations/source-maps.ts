@@ -14,7 +14,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 // places got two asset hashes (every function updated, every container cold, for no change), and the
 // maps carried the builder's directories. The bundling rewrites them (`rootRelativeSourceMap`, run
 // after esbuild by infra/api/endpoint-function.ts): a source in the repository is named from its root
-// (`functions/get-project.ts`), a package's from its `node_modules` folder, wherever that is.
+// (`functions/projects/get-project.ts`), a package's from its `node_modules` folder, wherever that is.
 
 /** `path` from the repository `root`, or from its `node_modules` folder; `/`-separated. */
 function rootRelative(path: string, root: string): string {

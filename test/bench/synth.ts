@@ -3,6 +3,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { bundlingOf, describeFunction, FUNCTION_BUNDLING } from '#infra/api/endpoint-function.ts';
+import { handlerEntry } from '#infra/handler-entries.ts';
 import { PlatformStack } from '#infra/platform-stack.ts';
 import { bareHandlerStack, sdkOwnBundling, withSdkOwn } from '../support/bare-handler-stack.ts';
 import { functionsOf, type SynthesizedFunction } from '../support/lambda-bundles.ts';
@@ -71,7 +72,7 @@ export function synthesize(outdir: string, options: { sdkCredentialChain?: boole
   bareHandlerStack(app, 'BareLeanStack', FUNCTION_BUNDLING);
   bareHandlerStack(app, 'BareCallsStack', sdkOwn, 'bare-calls-handler.ts');
   new NodejsFunction(new Stack(app, 'PlainStack'), 'PlainFunction', {
-    entry: join(repoRoot, 'functions', `${VARIANT_OF}.ts`),
+    entry: handlerEntry(VARIANT_OF),
     projectRoot: repoRoot,
     depsLockFilePath: join(repoRoot, 'package-lock.json'),
     runtime: Runtime.NODEJS_24_X,

@@ -356,7 +356,7 @@ it('serves the published OpenAPI document from beside the docs bundle', async ()
   const docs = deployedFunction('docs');
   const result = await invoke(docs.bundle, environmentOf(docs.variables), eventFor('GET', '/openapi.json'));
   expect(result.statusCode).toBe(200);
-  // As served, each server's default is where it was served from (functions/docs.ts): the request's
+  // As served, each server's default is where it was served from (functions/service/docs.ts): the request's
   // origin for {backend_url}, the stack's platform URL for {base_url}. Everything else is the file.
   const defaults = new Set<string>();
   const withoutDefaults = (value: unknown): unknown =>
@@ -610,7 +610,7 @@ describe('a stack trace from a shipped bundle', () => {
     expect(resolved).toMatch(
       new RegExp(`\\n\\s+at requireTables \\(\\S*shared/http/endpoint\\.ts:${callLine}:\\d+\\)`),
     );
-    expect(resolved).toMatch(/\n\s+at .*functions\/get-project\.ts:\d+:\d+\)/);
+    expect(resolved).toMatch(/\n\s+at .*functions\/projects\/get-project\.ts:\d+:\d+\)/);
     expect(resolved).not.toContain('index.js');
   });
 });

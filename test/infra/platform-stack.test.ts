@@ -418,7 +418,7 @@ describe('PlatformStack', () => {
             : []),
           ...(secretNames.length > 0 ? extensionVariables : []),
           ...(route.queues?.includes('webhookDeliveries') ? ['WEBHOOK_QUEUE_URL'] : []),
-          // The served document's {base_url} (functions/docs.ts).
+          // The served document's {base_url} (functions/service/docs.ts).
           ...(route.handler === 'docs' ? ['PLATFORM_BASE_URL'] : []),
           ...(route.kms?.length ? ['ENVIRONMENT_KEY_ARN'] : []),
           // The routing target of custom domains, where it is shown or checked (-c domainTarget).

@@ -23,7 +23,7 @@ it("answers 500 when a row's grant is narrowed by hand, and logs the refused act
   const { grantsOf } = await import('#infra/access/grants.ts');
   const { runAs } = await import('#infra/local/iam/principal.ts');
   const { lambdaContext } = await import('#infra/local/gateway.ts');
-  const { handler } = await import('../../functions/get-project.ts');
+  const { handler } = await import('../../functions/projects/get-project.ts');
   const caller = await newCaller();
   const project = await newProject(gateway.baseUrl, caller.key);
 

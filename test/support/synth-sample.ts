@@ -15,14 +15,17 @@ import { bundlingOf, FUNCTION_BUNDLING, repoRoot } from '#infra/api/endpoint-fun
 /** Each sample: its entry under the checkout, and the options the stack bundles it with. */
 const SAMPLES: Record<string, { entry: string; bundling: BundlingOptions }> = {
   // A route function: its rows compiled in (infra/api/endpoint-function.ts, EndpointFunction).
-  'get-project': { entry: 'functions/get-project.ts', bundling: bundlingOf('get-project') },
+  'get-project': { entry: 'functions/projects/get-project.ts', bundling: bundlingOf('get-project') },
   // A group's fallback: its map of paths to methods too.
-  'platform-fallback': { entry: 'functions/platform-fallback.ts', bundling: bundlingOf('platform-fallback') },
+  'platform-fallback': {
+    entry: 'functions/service/platform-fallback.ts',
+    bundling: bundlingOf('platform-fallback'),
+  },
   // The docs: the renderer's files and the published document copied beside the bundle.
-  docs: { entry: 'functions/docs.ts', bundling: bundlingOf('docs') },
+  docs: { entry: 'functions/service/docs.ts', bundling: bundlingOf('docs') },
   // A stream consumer (infra/consumers/consumer-function.ts) and the custom resource's function
   // (infra/custom-resources/key-signing-public-key-resource.ts): the shared options as they are.
-  'webhook-fan-out': { entry: 'functions/webhook-fan-out.ts', bundling: FUNCTION_BUNDLING },
+  'webhook-fan-out': { entry: 'functions/webhooks/webhook-fan-out.ts', bundling: FUNCTION_BUNDLING },
   'key-signing-public-key': {
     entry: 'infra/custom-resources/key-signing-public-key.ts',
     bundling: FUNCTION_BUNDLING,

@@ -1,22 +1,19 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { handlerEntries, handlerEntry } from '#infra/handler-entries.ts';
 import { consumerHandlers } from '#shared/consumers.ts';
 import { tables } from '#shared/db/tables.ts';
 import { handlers, operations, routes, rowsOf, takesIdempotencyKey } from '#shared/routes.ts';
-
-const functionsDir = join(import.meta.dirname, '../../functions');
 
 describe('the route table', () => {
   it.each(routes.map((route) => [`${route.method} ${route.path} (${route.api})`, route]))(
     '%s has its function file',
     (_name, route) => {
-      expect(existsSync(join(functionsDir, `${route.handler}.ts`))).toBe(true);
+      expect(existsSync(handlerEntry(route.handler))).toBe(true);
     },
   );
 
-  it('has a row, or a consumer, for every function file', () => {
-    const files = readdirSync(functionsDir).map((file) => file.replace(/\.ts$/, ''));
-    expect([...files].sort()).toEqual([...handlers(), ...consumerHandlers()].sort());
+  it('has a row, or a consumer, for every function file, each in a feature folder', () => {
+    expect([...handlerEntries().keys()].sort()).toEqual([...handlers(), ...consumerHandlers()].sort());
   });
 
   it('gives the rows that share a handler one group, access, table grants and memory: they are one function', () => {

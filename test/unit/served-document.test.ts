@@ -41,7 +41,7 @@ describe('GET /openapi.json in AWS', () => {
     restoreSettings = overrideSettings({
       PLATFORM_BASE_URL: 'https://p1a2b3.execute-api.eu-west-1.amazonaws.com/v1',
     });
-    const { handler } = await import('../../functions/docs.ts');
+    const { handler } = await import('../../functions/service/docs.ts');
     const event = proxyEvent({ method: 'GET', resource: '/openapi.json', pathParameters: null });
     event.requestContext.path = '/live/openapi.json';
     const result = await handler(event, {} as Context);

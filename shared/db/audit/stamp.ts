@@ -9,7 +9,7 @@ import { type AuditScope, auditScope } from './scope.ts';
 // two ways, and this client middleware picks which, so no entity module has to remember.
 // - The change's item (the one its action names, shared/model/audit.ts) is put or updated in a
 //   table with a stream: the write carries the stamp (`audit`: who, from where, which event), and
-//   functions/record-audit-events.ts makes the event from the stream record, with what changed
+//   functions/audit/record-audit-events.ts makes the event from the stream record, with what changed
 //   (`from` the old image, `to` the new). Nothing after the write can lose it: the record exists
 //   once the write does, and the stream hands it over until it is recorded.
 // - The change deletes its item (a delete's record cannot say who deleted), or its item lives in a

@@ -141,7 +141,7 @@ export async function advanceDeployment(
  * at once, so that production has moved by the time the report answers. The status change stands
  * whatever happens here, so a failure is logged rather than answered (the report succeeded, and
  * repeating it would be refused as a change from `ready`): the deployments stream's consumer
- * (functions/auto-promote.ts) makes the same move from the status change itself, with the stream's
+ * (functions/production/auto-promote.ts) makes the same move from the status change itself, with the stream's
  * retries, so a failure here, or a request that dies before it, only delays it.
  */
 async function promoteWhenReady(
