@@ -206,7 +206,7 @@ export const tables = {
     ttlAttribute: 'expiresAt',
   },
   /**
-   * Custom domains, one item per name (`pk` = the name, shared/model/domain-names.ts): a claim is one
+   * Custom domains, one item per name (`pk` = the name, shared/model/custom-domains/names.ts): a claim is one
    * conditional put, so a name is held by one project across all owners, whoever tries at once.
    * Beside them, one item per project (`pk` = `project#<projectId>`) counts its names, so the limit
    * holds under concurrency. `byProject` lists a project's names, newest first (`listOrder` =

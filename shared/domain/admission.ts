@@ -3,7 +3,7 @@ import type { KeyRecord } from '#shared/db/keys/api-keys.ts';
 import { countInBucket } from '#shared/db/keys/rate-buckets.ts';
 import { hashApiKey, isWellFormedApiKey } from '#shared/model/api-key-format.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { RateLimitedError, UnauthorizedError } from '#shared/model/errors.ts';
 import { allowance, type RateLimitState, retryAfterSeconds, windowAt } from '#shared/model/rate-limit.ts';
 import { scopesOf } from '#shared/model/scopes.ts';

@@ -1,4 +1,4 @@
-import type { DeploymentTarget } from './deployment-target.ts';
+import type { DeploymentTarget } from '#shared/model/deployments/target.ts';
 import type { Permission } from './roles.ts';
 
 // Team tokens: keys that act as a team, not as a person, for CI. They hold an admin's permissions in

@@ -1,7 +1,7 @@
-import { REPORTABLE_STATES } from './deployment-states.ts';
+import { REPORTABLE_STATES } from '#shared/model/deployments/states.ts';
 
 // The events a webhook may subscribe to, declared once: the deployment ones follow the lifecycle
-// (shared/model/deployment-states.ts), one per state a deployment can be created in or move to.
+// (shared/model/deployments/states.ts), one per state a deployment can be created in or move to.
 
 export const WEBHOOK_EVENT_TYPES = [
   'deployment.created',

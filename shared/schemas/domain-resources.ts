@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DOMAIN_STATES, RECORD_STATES, ROUTING_TYPES } from '#shared/model/domains.ts';
+import { DOMAIN_STATES, RECORD_STATES, ROUTING_TYPES } from '#shared/model/custom-domains/domains.ts';
 import { NextCursor, prefixedId, Timestamp } from './resources.ts';
 
 // A project's custom domains as the API shows them. Like resources.ts, only the document imports

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isValidBranchName, MAX_BRANCH_LENGTH } from '#shared/model/branch-name.ts';
+import { isValidBranchName, MAX_BRANCH_LENGTH } from '#shared/model/deployments/branch-name.ts';
 import { hasControlCharacter } from '#shared/model/text.ts';
 import { atMost } from './common.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_STATES } from '#shared/model/deployment-states.ts';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_STATES } from '#shared/model/deployments/states.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { ID_PATTERN } from '#shared/model/ids.ts';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import { Timestamp } from './scalars.ts';

@@ -7,7 +7,7 @@ import { toDeployment } from '#shared/db/deployments/deployments.ts';
 import { HEAD_KEY as ENVIRONMENT_HEAD, type EnvironmentChange } from '#shared/db/environment/variables.ts';
 import { toProject } from '#shared/db/projects.ts';
 import { allWebhooksOf } from '#shared/db/webhooks/webhooks.ts';
-import { ENTERED_AT, type ReportableState } from '#shared/model/deployment-states.ts';
+import { ENTERED_AT, type ReportableState } from '#shared/model/deployments/states.ts';
 import { type WebhookEventType, wants } from '#shared/model/webhook-events.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { logError } from '#shared/runtime/log.ts';

@@ -3,7 +3,7 @@ import {
   type DeploymentState,
   REPORTABLE_STATES,
   TRANSITIONS,
-} from '#shared/model/deployment-states.ts';
+} from '#shared/model/deployments/states.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';

@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
 import { tableName } from '#shared/db/tables.ts';
-import { MAX_LOG_BYTES } from '#shared/model/deployment-logs.ts';
+import { MAX_LOG_BYTES } from '#shared/model/deployments/logs.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 
 // Values for each request field, valid and invalid, written from the rules in shared/schemas/*.ts
-// and shared/model/branch-name.ts rather than by calling them: a generator that asked the schema
+// and shared/model/deployments/branch-name.ts rather than by calling them: a generator that asked the schema
 // what is valid could never find a value the schema wrongly refuses. Each invalid value breaks
 // exactly one rule, whatever the rest of the body holds.
 
@@ -202,7 +202,7 @@ export const repository: FieldValues = {
   ),
 };
 
-// branch (common.ts BranchName → model/branch-name.ts): git-check-ref-format(1) --branch, at
+// branch (common.ts BranchName → model/deployments/branch-name.ts): git-check-ref-format(1) --branch, at
 // most 255 characters. Components are split on '/'.
 const FORBIDDEN = ' ~^:?*[\\';
 const componentChar = printableExcept((c) => isControl(c) || FORBIDDEN.includes(c) || c === '/');

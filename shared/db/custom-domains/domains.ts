@@ -5,7 +5,7 @@ import { conditionally, transactWrite } from '#shared/db/conditional.ts';
 import { forEachPage, type Page, queryPage } from '#shared/db/pages.ts';
 import { indexes, tableName } from '#shared/db/tables.ts';
 import { updateExpression } from '#shared/db/update-expression.ts';
-import { DOMAIN_STATES, type DomainState, RECORD_STATES } from '#shared/model/domains.ts';
+import { DOMAIN_STATES, type DomainState, RECORD_STATES } from '#shared/model/custom-domains/domains.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import type {

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#shared/db/client.ts';
 import { conditionally } from '#shared/db/conditional.ts';
 import { tableName } from '#shared/db/tables.ts';
-import type { DeploymentState } from '#shared/model/deployment-states.ts';
+import type { DeploymentState } from '#shared/model/deployments/states.ts';
 import { MAX_BUILD_ENV_READS } from '#shared/model/environment-variables.ts';
 
 // A read of a deployment's build environment joins its history (the `events` list of the deployment

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import type { ItemRead } from '#shared/db/batch-get.ts';
 import { db } from '#shared/db/client.ts';
 import { tableName } from '#shared/db/tables.ts';
-import { DEPLOYMENT_STATES, type DeploymentState } from '#shared/model/deployment-states.ts';
+import { DEPLOYMENT_STATES, type DeploymentState } from '#shared/model/deployments/states.ts';
 import type {
   DeploymentEvent as DeploymentEventSchema,
   Deployment as DeploymentSchema,

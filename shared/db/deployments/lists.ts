@@ -3,8 +3,8 @@ import { db } from '#shared/db/client.ts';
 import { decodeCursor, encodeCursor } from '#shared/db/cursor.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { indexes, tables } from '#shared/db/tables.ts';
-import type { DeploymentState } from '#shared/model/deployment-states.ts';
-import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
+import type { DeploymentState } from '#shared/model/deployments/states.ts';
+import type { DeploymentTarget } from '#shared/model/deployments/target.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';
 import { type Deployment, table, toDeployment } from './deployments.ts';
 

@@ -4,8 +4,8 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { db } from '#shared/db/client.ts';
 import { purgePartition } from '#shared/db/partition-purge.ts';
 import { tableName } from '#shared/db/tables.ts';
-import { LOG_RETENTION_DAYS, LOG_STREAMS, type LogStream } from '#shared/model/deployment-logs.ts';
-import type { DeploymentState } from '#shared/model/deployment-states.ts';
+import { LOG_RETENTION_DAYS, LOG_STREAMS, type LogStream } from '#shared/model/deployments/logs.ts';
+import type { DeploymentState } from '#shared/model/deployments/states.ts';
 import { nowSeconds } from '#shared/runtime/clock.ts';
 
 // A deployment's build log (shared/db/tables.ts, `deploymentLogs`): one head item that counts the

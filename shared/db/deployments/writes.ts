@@ -10,7 +10,7 @@ import {
   ENTERED_AT,
   predecessorsOf,
   type ReportableState,
-} from '#shared/model/deployment-states.ts';
+} from '#shared/model/deployments/states.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { type Deployment, statusOf, table, toDeployment } from './deployments.ts';
 import { purgeLog } from './logs.ts';

@@ -3,7 +3,7 @@ import { db } from '#shared/db/client.ts';
 import { forEachPage } from '#shared/db/pages.ts';
 import { purgePartition } from '#shared/db/partition-purge.ts';
 import { tableName } from '#shared/db/tables.ts';
-import type { DeploymentTarget } from '#shared/model/deployment-target.ts';
+import type { DeploymentTarget } from '#shared/model/deployments/target.ts';
 import type { VariableType } from '#shared/model/environment-variables.ts';
 
 // What a deployment builds with: the variables of its target when it was created, copied sealed

@@ -1,6 +1,6 @@
 import type { Domain, DomainRecord, StoredDomain } from '#shared/db/custom-domains/domains.ts';
-import { challengeNameOf, challengeValueOf } from '#shared/model/domain-names.ts';
-import { nextCheckAtMs, type RoutingType } from '#shared/model/domains.ts';
+import { nextCheckAtMs, type RoutingType } from '#shared/model/custom-domains/domains.ts';
+import { challengeNameOf, challengeValueOf } from '#shared/model/custom-domains/names.ts';
 import { type Answer, startLookups } from './dns.ts';
 import type { DomainSettings } from './settings.ts';
 

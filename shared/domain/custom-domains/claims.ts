@@ -2,11 +2,15 @@ import * as claims from '#shared/db/custom-domains/claims.ts';
 import * as store from '#shared/db/custom-domains/domains.ts';
 import { reaches } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { normaliseDomainName } from '#shared/model/domain-names.ts';
-import { DOMAIN_EXPIRY_MS, MAX_DOMAINS_PER_PROJECT, nextCheckAtMs } from '#shared/model/domains.ts';
+import {
+  DOMAIN_EXPIRY_MS,
+  MAX_DOMAINS_PER_PROJECT,
+  nextCheckAtMs,
+} from '#shared/model/custom-domains/domains.ts';
+import { normaliseDomainName } from '#shared/model/custom-domains/names.ts';
+import { isApex, isPublicSuffix } from '#shared/model/custom-domains/public-suffixes.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
-import { isApex, isPublicSuffix } from '#shared/model/public-suffixes.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { CreateDomainInput } from '#shared/schemas/domains.ts';
 import { recordsToAdd } from './checks.ts';

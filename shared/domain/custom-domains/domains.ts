@@ -3,7 +3,7 @@ import * as store from '#shared/db/custom-domains/domains.ts';
 import type { Page } from '#shared/db/pages.ts';
 import { getProject } from '#shared/domain/projects.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { normaliseDomainName } from '#shared/model/domain-names.ts';
+import { normaliseDomainName } from '#shared/model/custom-domains/names.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import type { PageRequest } from '#shared/schemas/common.ts';

@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns';
-import { DEFAULT_DOMAIN_TARGET } from '#shared/model/domains.ts';
+import { DEFAULT_DOMAIN_TARGET } from '#shared/model/custom-domains/domains.ts';
 
 // Where custom domains' DNS checks go and what routing they expect, read once per cold start: a bad
 // value fails there, not mid-check. Only the functions that check DNS or add a domain load this.

@@ -9,7 +9,7 @@ import { authorize } from '#shared/domain/teams/access.ts';
 import { readInTeam } from '#shared/domain/teams/reads.ts';
 import { mustReachDeployment, mustTarget, reaches } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { deploymentTarget } from '#shared/model/deployment-target.ts';
+import { deploymentTarget } from '#shared/model/deployments/target.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf, newId } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';

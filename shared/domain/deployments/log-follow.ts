@@ -3,7 +3,7 @@ import { readLines, type StoredLine } from '#shared/db/deployments/logs.ts';
 import { type HeldPlace, holdPlace } from '#shared/domain/held-requests.ts';
 import { reaches } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { type DeploymentState, ENTERED_AT, isTerminal } from '#shared/model/deployment-states.ts';
+import { type DeploymentState, ENTERED_AT, isTerminal } from '#shared/model/deployments/states.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { outsideAnyRequest, withDeadline } from '#shared/runtime/deadline.ts';

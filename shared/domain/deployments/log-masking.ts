@@ -1,7 +1,7 @@
 import * as snapshots from '#shared/db/environment/snapshots.ts';
 import * as store from '#shared/db/environment/variables.ts';
 import { contextOf } from '#shared/domain/environment/variables.ts';
-import { MIN_MASKED_LENGTH } from '#shared/model/deployment-logs.ts';
+import { MIN_MASKED_LENGTH } from '#shared/model/deployments/logs.ts';
 import { mapLimited, unseal } from '#shared/runtime/envelope.ts';
 
 // The secret values a deployment's log lines are masked with: those of its snapshot (what it builds

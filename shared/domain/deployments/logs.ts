@@ -10,8 +10,8 @@ import {
   MAX_LOG_BYTES,
   maskSecrets,
   utf8Bytes,
-} from '#shared/model/deployment-logs.ts';
-import type { DeploymentState } from '#shared/model/deployment-states.ts';
+} from '#shared/model/deployments/logs.ts';
+import type { DeploymentState } from '#shared/model/deployments/states.ts';
 import { ConflictError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { isoNow } from '#shared/runtime/clock.ts';

@@ -2,7 +2,7 @@ import { type Deployment, findDeployment } from '#shared/db/deployments/deployme
 import { holdPlace } from '#shared/domain/held-requests.ts';
 import { reaches } from '#shared/domain/teams/token-reach.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { DEPLOYMENT_STATES, type DeploymentState, isTerminal } from '#shared/model/deployment-states.ts';
+import { DEPLOYMENT_STATES, type DeploymentState, isTerminal } from '#shared/model/deployments/states.ts';
 import { NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { clock } from '#shared/runtime/clock.ts';

@@ -12,7 +12,7 @@ import {
   DEPLOYMENT_TARGETS,
   type DeploymentTarget,
   deploymentTarget,
-} from '#shared/model/deployment-target.ts';
+} from '#shared/model/deployments/target.ts';
 import { MAX_BUILD_ENV_READS, type VariableType } from '#shared/model/environment-variables.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';

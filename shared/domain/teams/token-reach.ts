@@ -1,6 +1,6 @@
 import { findDeployment } from '#shared/db/deployments/deployments.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { DEPLOYMENT_TARGETS, type DeploymentTarget } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_TARGETS, type DeploymentTarget } from '#shared/model/deployments/target.ts';
 import { ForbiddenError, NotFoundError } from '#shared/model/errors.ts';
 
 // What a team token reaches beyond its scopes and its team: the projects it was made for, the

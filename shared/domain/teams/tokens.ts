@@ -6,7 +6,7 @@ import { listProjects } from '#shared/db/projects.ts';
 import { issueApiKey } from '#shared/domain/api-keys.ts';
 import { putKeyWithinCap } from '#shared/domain/key-cap.ts';
 import type { Caller } from '#shared/model/caller.ts';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { NotFoundError, ValidationError } from '#shared/model/errors.ts';
 import { isIdOf } from '#shared/model/ids.ts';
 import { scopesOf } from '#shared/model/scopes.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { REPORTABLE_STATES } from '#shared/model/deployment-states.ts';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { REPORTABLE_STATES } from '#shared/model/deployments/states.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { hasControlCharacter } from '#shared/model/text.ts';
 import { atMost, deploymentRef } from '#shared/schemas/common.ts';
 import { BranchName } from '#shared/schemas/names.ts';

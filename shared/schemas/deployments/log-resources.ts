@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { LOG_STREAMS } from '#shared/model/deployment-logs.ts';
+import { LOG_STREAMS } from '#shared/model/deployments/logs.ts';
 import { NextCursor, Timestamp } from '#shared/schemas/resources.ts';
 
 // A deployment's build log as the API answers it. Like resources.ts, only the document imports this

@@ -6,12 +6,12 @@ import {
   MAX_LINES_PER_DEPLOYMENT,
   MAX_LOG_BYTES,
   utf8Bytes,
-} from '#shared/model/deployment-logs.ts';
+} from '#shared/model/deployments/logs.ts';
 import { Timestamp } from '#shared/schemas/scalars.ts';
 
 // What a build appends to a deployment's log (the query that pages or follows it is in
 // deployment-log-query.ts, what a reader gets back in deployment-log-resources.ts, which only the
-// document loads). The limits are the model's (shared/model/deployment-logs.ts).
+// document loads). The limits are the model's (shared/model/deployments/logs.ts).
 
 const LineText = z
   .string()

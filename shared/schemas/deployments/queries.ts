@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_STATES, type DeploymentState } from '#shared/model/deployment-states.ts';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_STATES, type DeploymentState } from '#shared/model/deployments/states.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { atMost, deploymentRef } from '#shared/schemas/common.ts';
 import { BranchName } from '#shared/schemas/names.ts';
 import { PageQuery } from '#shared/schemas/page-query.ts';

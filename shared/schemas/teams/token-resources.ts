@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { NextCursor, prefixedId, Timestamp } from '#shared/schemas/resources.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DEPLOYMENT_TARGETS } from '#shared/model/deployment-target.ts';
+import { DEPLOYMENT_TARGETS } from '#shared/model/deployments/target.ts';
 import { ID_MAX_LENGTH } from '#shared/model/ids.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { MAX_TOKEN_DAYS, MAX_TOKEN_PROJECTS } from '#shared/model/team-tokens.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { REPORTABLE_STATES } from '#shared/model/deployment-states.ts';
+import { REPORTABLE_STATES } from '#shared/model/deployments/states.ts';
 import { ENVIRONMENT_TARGETS, VARIABLE_TYPES } from '#shared/model/environment-variables.ts';
 import { PRODUCTION_REASONS } from '#shared/model/production.ts';
 import { type DeliveredEventType, PING_EVENT, WEBHOOK_EVENT_TYPES } from '#shared/model/webhook-events.ts';

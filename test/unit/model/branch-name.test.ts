@@ -1,4 +1,4 @@
-import { isValidBranchName } from '#shared/model/branch-name.ts';
+import { isValidBranchName } from '#shared/model/deployments/branch-name.ts';
 
 describe("git's branch-name rules", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { maskSecrets, secretsToMask } from '#shared/model/deployment-logs.ts';
+import { maskSecrets, secretsToMask } from '#shared/model/deployments/logs.ts';
 
 // Masking secret values in build log lines before they are stored.
 

@@ -1,6 +1,10 @@
-import { challengeValueOf, normaliseDomainName } from '#shared/model/domain-names.ts';
-import { FIRST_CHECK_DELAY_MS, MAX_CHECK_DELAY_MS, nextCheckAtMs } from '#shared/model/domains.ts';
-import { isApex, isPublicSuffix } from '#shared/model/public-suffixes.ts';
+import {
+  FIRST_CHECK_DELAY_MS,
+  MAX_CHECK_DELAY_MS,
+  nextCheckAtMs,
+} from '#shared/model/custom-domains/domains.ts';
+import { challengeValueOf, normaliseDomainName } from '#shared/model/custom-domains/names.ts';
+import { isApex, isPublicSuffix } from '#shared/model/custom-domains/public-suffixes.ts';
 
 // Custom domains' names as stored, and when a pending one is checked next. (Over HTTP, with the 400s
 // they answer: test/integration/domains.test.ts.)

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DEFAULT_BUILDER_DELAY_MS } from '#infra/local/builder.ts';
 import { DEFAULT_SCHEDULE_INTERVAL_MS } from '#infra/local/schedules.ts';
 import { DEFAULT_DOMAIN_CHECK_TIMEOUT_MS } from '#shared/domain/custom-domains/settings.ts';
-import { DEFAULT_DOMAIN_TARGET } from '#shared/model/domains.ts';
+import { DEFAULT_DOMAIN_TARGET } from '#shared/model/custom-domains/domains.ts';
 import { ConfigSchema } from '#shared/runtime/config.ts';
 import { retryBaseSeconds } from '#shared/webhooks/retry-schedule.ts';
 

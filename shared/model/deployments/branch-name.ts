@@ -1,4 +1,4 @@
-import { hasControlCharacter } from './text.ts';
+import { hasControlCharacter } from '#shared/model/text.ts';
 
 // Git's rules for a branch name (`git check-ref-format --branch`), plus the contract's length cap.
 // See git-check-ref-format(1): each rule below is one of its numbered rules.

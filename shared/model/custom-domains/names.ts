@@ -4,7 +4,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 // What a custom domain's name may be, and the records that go with it. A name is stored as DNS
 // sees it: lower case, each Unicode label as its A-label (`bücher.de` is `xn--bcher-kva.de`), no
 // trailing dot. Whether it is a public suffix is the Public Suffix List's answer
-// (shared/model/public-suffixes.ts), kept apart so that only the function that adds a domain
+// (shared/model/custom-domains/public-suffixes.ts), kept apart so that only the function that adds a domain
 // carries the list.
 
 /** The longest name DNS carries, in its presentation form without the trailing dot. */

@@ -4,7 +4,7 @@ import { getDomain, getPublicSuffix } from 'tldts';
 // a name that is itself a suffix (`co.uk`, `github.io`) belongs to no one who could prove it. About
 // 135 KB minified, so only the function that adds a domain imports this module.
 
-/** Whether `name` (normalised: shared/model/domain-names.ts) is a public suffix. */
+/** Whether `name` (normalised: shared/model/custom-domains/names.ts) is a public suffix. */
 export const isPublicSuffix = (name: string): boolean =>
   getPublicSuffix(name, { allowPrivateDomains: true }) === name;
 

@@ -1,4 +1,4 @@
-import type { EnvironmentTarget } from './environment-variables.ts';
+import type { EnvironmentTarget } from '#shared/model/environment-variables.ts';
 
 // Where a deployment goes, which decides the environment variables it builds with. Until
 // deployments name their target (explicit targets come later), the branch decides.
