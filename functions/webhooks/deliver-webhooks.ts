@@ -17,7 +17,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   await Promise.all(
     event.Records.map(async (record) => {
       try {
-        await deliverAndSchedule(JSON.parse(record.body) as DeliveryMessage, deliverySettings, queue);
+        await deliverAndSchedule(JSON.parse(record.body) as DeliveryMessage, deliverySettings(), queue);
       } catch (error) {
         logError('webhook delivery failed to run', { sqsMessageId: record.messageId }, error);
         failures.push({ itemIdentifier: record.messageId });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { reloadSettings } from '#shared/runtime/config.ts';
 import { LOCAL_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
 import { secrets } from '#shared/runtime/secrets.ts';
 import { freePort, localClient } from './dynamodb-local.ts';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       endpoint = store.endpoint;
     }
     Object.assign(process.env, localEnvironment(endpoint));
+    reloadSettings();
     // Imported only now: handler modules read their settings when they load.
     const { createGateway, LISTEN_BACKLOG } = await import('./gateway.ts');
     const { ensureAdmin } = await import('../ensure-admin.ts');
@@ -98,14 +100,15 @@ async function main(): Promise<void> {
     // Webhook deliveries: the stack's delivery code on an in-process queue with the same schedule.
     const { startLocalWebhookQueue } = await import('./webhook-queue.ts');
     const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-    webhookQueue = startLocalWebhookQueue(deliverySettings);
+    const delivery = deliverySettings();
+    webhookQueue = startLocalWebhookQueue(delivery);
     // The stream consumers (shared/consumers.ts), fed from DynamoDB Local's streams as Lambda would.
     const { startStreamPoller } = await import('./stream-poller.ts');
     streamPoller = await startStreamPoller(endpoint);
     // The scheduled functions (custom domains' background checks), as EventBridge would run them.
     const { scheduleIntervalMs, startLocalSchedules } = await import('./schedules.ts');
     schedules = await startLocalSchedules();
-    const { domainSettings } = await import('#shared/domain/custom-domains/settings.ts');
+    const domains = (await import('#shared/domain/custom-domains/settings.ts')).domainSettings();
     const server = await createGateway();
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);
@@ -131,10 +134,10 @@ async function main(): Promise<void> {
       );
     }
     console.log(
-      `webhooks:    ${deliverySettings.policy.allowPrivateTargets ? 'http and private receivers allowed' : 'https to public addresses only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=1 allows http and loopback)'}, retry unit ${deliverySettings.retryBaseSeconds} s`,
+      `webhooks:    ${delivery.policy.allowPrivateTargets ? 'http and private receivers allowed' : 'https to public addresses only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=1 allows http and loopback)'}, retry unit ${delivery.retryBaseSeconds} s`,
     );
     console.log(
-      `domains:     DNS via ${domainSettings.dnsServers?.join(', ') ?? "the system's resolver"}, CNAME target ${domainSettings.target}, background checks every ${scheduleIntervalMs() / 1000} s`,
+      `domains:     DNS via ${domains.dnsServers?.join(', ') ?? "the system's resolver"}, CNAME target ${domains.target}, background checks every ${scheduleIntervalMs() / 1000} s`,
     );
     if (admin.generatedPassword) {
       console.log(`admin:       ${admin.email} / ${admin.generatedPassword}  (generated; shown once)`);

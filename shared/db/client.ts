@@ -2,13 +2,13 @@ import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { installAuditStamp } from '#shared/db/audit/stamp.ts';
+import { config } from '#shared/runtime/config.ts';
 import { DeadlineBoundHandler } from '#shared/runtime/deadline-bound-handler.ts';
 import { recordStoreCall } from './store-timing.ts';
 
-// The DynamoDB clients, one set per container, created at load time, outside any handler.
-// DYNAMODB_ENDPOINT is read here and nowhere else: set, it points every call at DynamoDB Local.
-
-const endpoint = process.env.DYNAMODB_ENDPOINT;
+// The DynamoDB clients, one set per container, made on the first store call (not when the module
+// loads, so a test that points DYNAMODB_ENDPOINT elsewhere needs no import of its own after it).
+// The endpoint is the settings' (shared/runtime/config.ts): set, every call goes to DynamoDB Local.
 
 /**
  * Concurrent calls the local gateway may have in flight: it runs at most this many invocations at
@@ -24,26 +24,22 @@ export const LOCAL_MAX_SOCKETS = 16;
  * else, gets two. `throwOnRequestTimeout`: without it the handler only logs a warning when
  * `requestTimeout` passes, and the call waits for as long as the store does.
  */
-const ATTEMPT_LIMITS = {
+const attemptLimits = (endpoint: string | undefined) => ({
   connectionTimeout: 1_000,
   requestTimeout: endpoint ? 2_000 : 1_000,
   throwOnRequestTimeout: true,
-};
-
-// One handler, so both clients share one keep-alive pool: a cold start opens one connection, not two.
-// In Lambda a container serves one request at a time, and the SDK's default pool is plenty; the
-// local gateway serves many at once, with as many sockets as it runs invocations.
-const requestHandler = new DeadlineBoundHandler({
-  ...ATTEMPT_LIMITS,
-  ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
 });
 
-function documentClient(maxAttempts: number): DynamoDBDocumentClient {
-  const config: DynamoDBClientConfig = {
+function documentClient(
+  endpoint: string | undefined,
+  requestHandler: DeadlineBoundHandler,
+  maxAttempts: number,
+): DynamoDBDocumentClient {
+  const clientConfig: DynamoDBClientConfig = {
     ...(endpoint
       ? {
           endpoint,
-          region: process.env.AWS_REGION ?? 'local',
+          region: config.AWS_REGION ?? 'local',
           // DynamoDB Local keeps one database per access key and region; every local client uses these.
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }
@@ -51,7 +47,7 @@ function documentClient(maxAttempts: number): DynamoDBDocumentClient {
     maxAttempts,
     requestHandler,
   };
-  const client = new DynamoDBClient(config);
+  const client = new DynamoDBClient(clientConfig);
   // The whole call as the request waits for it (retries and their back-off included), for its metrics.
   client.middlewareStack.add(
     (next) => async (args) => {
@@ -72,12 +68,74 @@ function documentClient(maxAttempts: number): DynamoDBDocumentClient {
   return documents;
 }
 
-/** For reads and for writes that are safe to repeat: one retry on a transient failure. */
-export const db = documentClient(2);
+export interface StoreClients {
+  /** The endpoint they call: undefined for the region's DynamoDB. */
+  endpoint: string | undefined;
+  /** For reads and for writes that are safe to repeat: one retry on a transient failure. */
+  db: DynamoDBDocumentClient;
+  /**
+   * For the rate counters: no retry. A counting write whose response was lost may still have been
+   * applied, and repeating it would count one request twice; the request fails instead (a 500 that
+   * still carries the rate-limit headers) and the client decides whether to try again.
+   */
+  countingDb: DynamoDBDocumentClient;
+}
+
+function makeClients(endpoint: string | undefined): StoreClients {
+  // One handler, so both clients share one keep-alive pool: a cold start opens one connection, not
+  // two. In Lambda a container serves one request at a time, and the SDK's default pool is plenty;
+  // the local gateway serves many at once, with as many sockets as it runs invocations.
+  const requestHandler = new DeadlineBoundHandler({
+    ...attemptLimits(endpoint),
+    ...(endpoint ? { httpAgent: new Agent({ keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS }) } : {}),
+  });
+  const clients = {
+    endpoint,
+    db: documentClient(endpoint, requestHandler, 2),
+    countingDb: documentClient(endpoint, requestHandler, 1),
+  };
+  for (const hook of hooks) hook(clients);
+  return clients;
+}
+
+let current: StoreClients | undefined;
+
+const hooks: ((clients: StoreClients) => void)[] = [];
 
 /**
- * For the rate counters: no retry. A counting write whose response was lost may still have been
- * applied, and repeating it would count one request twice; the request fails instead (a 500 that
- * still carries the rate-limit headers) and the client decides whether to try again.
+ * Runs `hook` on the store clients: those made already and every set made later. Middleware goes on
+ * this way (the local run's IAM check, a test's fault), so that clients made again keep it.
  */
-export const countingDb = documentClient(1);
+export function onEachStoreClients(hook: (clients: StoreClients) => void): void {
+  hooks.push(hook);
+  if (current) hook(current);
+}
+
+/** The clients for the endpoint the settings name now: made on first use, and again if it changed. */
+export function storeClients(): StoreClients {
+  const endpoint = config.DYNAMODB_ENDPOINT;
+  if (current === undefined || current.endpoint !== endpoint) {
+    closeStoreClients();
+    current = makeClients(endpoint);
+  }
+  return current;
+}
+
+/** Closes the clients' sockets (a test suite's end); the next store call makes new ones. */
+export function closeStoreClients(): void {
+  current?.db.destroy();
+  current?.countingDb.destroy();
+  current = undefined;
+}
+
+type Send = DynamoDBDocumentClient['send'];
+
+/** `send` of the current client that `pick` names. */
+const sendThrough = (pick: (clients: StoreClients) => DynamoDBDocumentClient): Send =>
+  ((...args: unknown[]) => (pick(storeClients()).send as (...sent: unknown[]) => unknown)(...args)) as Send;
+
+/** For reads and for writes that are safe to repeat (StoreClients.db). */
+export const db: { send: Send } = { send: sendThrough((clients) => clients.db) };
+
+/** For the rate counters: no retry (StoreClients.countingDb). */
+export const countingDb: { send: Send } = { send: sendThrough((clients) => clients.countingDb) };

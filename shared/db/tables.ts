@@ -1,4 +1,4 @@
-import { requireEnv } from '#shared/runtime/env.ts';
+import { requireEnv, variable } from '#shared/runtime/config.ts';
 
 // Every table, declared once. The CDK stack (infra/platform-stack.ts) and the local setup
 // (infra/local/ensure-tables.ts) both build from this; entity modules resolve names through
@@ -280,8 +280,7 @@ export const indexes = Object.fromEntries(
 export const tableName = (key: TableKey): string => requireEnv(tables[key].envVar);
 
 /** The name a table has here: its variable's value, else (a local run without it) its local name. */
-export const tableNameHere = (key: TableKey): string =>
-  process.env[tables[key].envVar] ?? tables[key].localName;
+export const tableNameHere = (key: TableKey): string => variable(tables[key].envVar) ?? tables[key].localName;
 
 /** Which of `keys` (every table by default) a table name stands for, deployed or local. */
 export const tableKeyNamed = (name: unknown, keys: readonly TableKey[] = tableKeys): TableKey | undefined =>

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import type { KeyRecord, TokenTeam } from '#shared/db/keys/api-keys.ts';
+import { variable } from '#shared/runtime/config.ts';
 import { secretVersions } from '#shared/runtime/secrets.ts';
 
 // What a key may do is decided by fields of its item: owner, role, scopes, expiry and allowance.
@@ -132,17 +133,17 @@ let verifyingKeys: { variable: string; keys: Map<string, KeyObject> } | undefine
 
 /** The published public keys by id, read from the environment (parsed again only if it changes). */
 function publishedKeys(): Map<string, KeyObject> {
-  const variable = process.env[PUBLIC_KEYS_VARIABLE];
-  if (!variable) throw new Error(`Missing required environment variable ${PUBLIC_KEYS_VARIABLE}`);
-  if (verifyingKeys?.variable !== variable) {
+  const published = variable(PUBLIC_KEYS_VARIABLE);
+  if (!published) throw new Error(`Missing required environment variable ${PUBLIC_KEYS_VARIABLE}`);
+  if (verifyingKeys?.variable !== published) {
     const keys = new Map<string, KeyObject>();
-    for (const spki of variable.split(',')) {
+    for (const spki of published.split(',')) {
       keys.set(
         keyIdOf(spki),
         createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' }),
       );
     }
-    verifyingKeys = { variable, keys };
+    verifyingKeys = { variable: published, keys };
   }
   return verifyingKeys.keys;
 }

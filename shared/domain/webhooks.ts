@@ -30,7 +30,7 @@ export interface CreatedWebhook {
 
 /** A URL this deployment may deliver to; a 400 naming `url` otherwise. */
 async function checkTarget(url: string): Promise<void> {
-  const refusal = await targetRefusalOf(url, targetPolicy);
+  const refusal = await targetRefusalOf(url, targetPolicy());
   if (refusal !== undefined)
     throw new ValidationError('url', `${refusal.startsWith('must') ? '' : 'is refused: '}${refusal}`);
 }

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { checkAccess } from './access-check.ts';
+import { variable } from './config.ts';
 import { decryptDataKey, generateDataKey } from './kms.ts';
 
 // Envelope encryption of the values users store (environment variables): each value is encrypted
@@ -55,9 +56,9 @@ type Keeper = { kind: 'kms'; keyId: string } | { kind: 'local'; key: Buffer };
 
 /** Read at each call: a function is given one of the two variables, by the stack or by the local run. */
 function keeper(): Keeper {
-  const keyId = process.env[KMS_KEY_VARIABLE];
+  const keyId = variable(KMS_KEY_VARIABLE);
   if (keyId) return { kind: 'kms', keyId };
-  const local = process.env[LOCAL_KEY_VARIABLE];
+  const local = variable(LOCAL_KEY_VARIABLE);
   if (local && /^[0-9a-f]{64}$/i.test(local)) return { kind: 'local', key: Buffer.from(local, 'hex') };
   throw new Error(
     `Missing ${KMS_KEY_VARIABLE} (in AWS) or ${LOCAL_KEY_VARIABLE} (32 bytes in hex, locally): values cannot be sealed`,

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { checkAccess } from './access-check.ts';
 import { clock } from './clock.ts';
+import { variable } from './config.ts';
 
 // Secrets reach a function by name, never by value. In AWS a function's environment holds the
 // secret's ARN (`<VARIABLE>_ARN`), and the value comes from the AWS Parameters and Secrets Lambda
@@ -71,9 +72,9 @@ export function secretVersions(
 }
 
 async function load(name: SecretName): Promise<SecretVersions> {
-  const arn = process.env[arnVariableOf(name)];
+  const arn = variable(arnVariableOf(name));
   if (!arn) {
-    const value = process.env[secrets[name]];
+    const value = variable(secrets[name]);
     if (!value) throw new Error(`Missing ${secrets[name]} (or ${arnVariableOf(name)} in AWS)`);
     return { current: value, ...previousFromEnv(name) };
   }
@@ -87,12 +88,12 @@ async function load(name: SecretName): Promise<SecretVersions> {
 
 /** Locally, `<VARIABLE>_PREVIOUS` stands for AWSPREVIOUS (to try a rotation by hand). */
 function previousFromEnv(name: SecretName): { previous?: string } {
-  const previous = process.env[`${secrets[name]}_PREVIOUS`];
+  const previous = variable(`${secrets[name]}_PREVIOUS`);
   return previous ? { previous } : {};
 }
 
 function fromExtension(arn: string, versionStage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string> {
-  const port = Number(process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? 2773);
+  const port = Number(variable('PARAMETERS_SECRETS_EXTENSION_HTTP_PORT') ?? 2773);
   const path = `/secretsmanager/get?secretId=${encodeURIComponent(arn)}&versionStage=${versionStage}`;
   return new Promise((resolve, reject) => {
     const call = request(
@@ -101,7 +102,7 @@ function fromExtension(arn: string, versionStage: 'AWSCURRENT' | 'AWSPREVIOUS'):
         port,
         path,
         // The extension accepts only callers that hold the function's session token.
-        headers: { 'X-Aws-Parameters-Secrets-Token': process.env.AWS_SESSION_TOKEN ?? '' },
+        headers: { 'X-Aws-Parameters-Secrets-Token': variable('AWS_SESSION_TOKEN') ?? '' },
         timeout: EXTENSION_TIMEOUT_MS,
       },
       (response) => {

@@ -1,3 +1,4 @@
+import { config } from '#shared/runtime/config.ts';
 import type { DeliveryMessage } from './messages.ts';
 import { sendMessageBatch } from './sqs.ts';
 
@@ -40,7 +41,7 @@ export function useLocalDeliveryQueue(queue: DeliveryQueue | undefined): void {
 
 /** The queue of this deployment: SQS when the stack configured one, else the local one. */
 export function deliveryQueue(): DeliveryQueue {
-  const queueUrl = process.env.WEBHOOK_QUEUE_URL;
+  const queueUrl = config.WEBHOOK_QUEUE_URL;
   if (queueUrl) return sqsQueue(queueUrl);
   if (local) return local;
   throw new Error('No webhook delivery queue: WEBHOOK_QUEUE_URL is not set and no local queue runs');

@@ -1,6 +1,6 @@
 // When a failed delivery is tried again. Exponential (×4 from one unit) up to a ceiling of ten
 // units, with ±20 % jitter so that the retries of many events to one receiver that comes back do
-// not arrive together. One unit is WEBHOOK_RETRY_BASE_SECONDS (60 s): the retries then come after
+// not arrive together. One unit is WEBHOOK_RETRY_BASE_SECONDS (60 s, shared/runtime/config.ts): the retries then come after
 // about 1, 4, 16 and 64 minutes, 4.3 hours, then 10, 10 hours: eight attempts in about 26 hours,
 // after which the event is dead-lettered. Tests scale the unit down to milliseconds.
 
@@ -10,19 +10,6 @@ const DELAY_UNITS = [1, 4, 16, 64, 256, 600, 600] as const;
 export const MAX_ATTEMPTS = DELAY_UNITS.length + 1;
 
 const JITTER = 0.2;
-
-const DEFAULT_BASE_SECONDS = 60;
-
-/** The unit of the schedule, read once per cold start (a positive number; fractions allowed for tests). */
-export function retryBaseSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.WEBHOOK_RETRY_BASE_SECONDS;
-  if (raw === undefined || raw === '') return DEFAULT_BASE_SECONDS;
-  const value = Number(raw);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(raw) || !(value > 0)) {
-    throw new Error(`WEBHOOK_RETRY_BASE_SECONDS must be a positive number of seconds, not ${raw}`);
-  }
-  return value;
-}
 
 /**
  * Seconds to wait after failed attempt `attempt` (1-based) before the next, or undefined when it

@@ -1,9 +1,9 @@
+import { config } from '#shared/runtime/config.ts';
 import type { DeliverySettings } from './deliver.ts';
-import { retryBaseSeconds } from './retry-schedule.ts';
 import { targetPolicy } from './targets.ts';
 
-/** The delivery's settings, read once per cold start: a bad value fails there, not mid-delivery. */
-export const deliverySettings: DeliverySettings = {
-  policy: targetPolicy,
-  retryBaseSeconds: retryBaseSeconds(),
-};
+/** The delivery's settings as they are now (shared/runtime/config.ts checked them when it loaded). */
+export const deliverySettings = (): DeliverySettings => ({
+  policy: targetPolicy(),
+  retryBaseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS,
+});

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup as resolveAll } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { config } from '#shared/runtime/config.ts';
 
 // Where a webhook may be delivered. A URL names a host; what matters is the address a connection
 // reaches. So the address is checked twice: when a subscription is made or changed (a clear 400),
@@ -46,10 +47,10 @@ export interface TargetPolicy {
   allowPrivateTargets: boolean;
 }
 
-/** Read once per cold start. The stack never sets the variable: there, https and public addresses only. */
-export const targetPolicy: TargetPolicy = {
-  allowPrivateTargets: process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS === '1',
-};
+/** The policy the settings give. The stack never sets the variable: there, https and public addresses only. */
+export const targetPolicy = (): TargetPolicy => ({
+  allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS === '1',
+});
 
 /** An IPv4 address inside IPv6 (`::ffff:10.0.0.1`, NAT64 `64:ff9b::a00:1`) is judged as IPv4. */
 function embeddedIpv4(address: string): string | undefined {

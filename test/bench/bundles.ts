@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import { freePort, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { ensureTables } from '#infra/local/ensure-tables.ts';
 import { localEnvironment } from '#infra/local/environment.ts';
+import { createGateway } from '#infra/local/gateway.ts';
 import { coldRounds } from './cold-rounds.ts';
+import { createMinimalServer } from './minimal-server.ts';
 import { printReport } from './report.ts';
 import { makeBenchData } from './setup.ts';
 import { startStandIns } from './stand-ins.ts';
@@ -48,8 +50,6 @@ try {
   const synthesized = synthesize(outdir, { sdkCredentialChain });
 
   // Loaded after the settings above: the store's clients read them when they load.
-  const { createGateway } = await import('#infra/local/gateway.ts');
-  const { createMinimalServer } = await import('./minimal-server.ts');
   const gateway = await createGateway();
   const minimal = createMinimalServer();
   const servers = { gateway: await listen(gateway), minimal: await listen(minimal) };

@@ -10,8 +10,10 @@ import './quiet.ts';
 import { freePort, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { ensureTables } from '#infra/local/ensure-tables.ts';
 import { localEnvironment } from '#infra/local/environment.ts';
+import { createGateway } from '#infra/local/gateway.ts';
 import { routes } from '#shared/routes.ts';
 import { functionMemoryMb } from '#shared/runtime/function-settings.ts';
+import { useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import { type MeteredCall, startMeteringProxy } from './metering-proxy.ts';
 import { type BenchRequest, type BenchTeam, requestFor } from './requests.ts';
 import { type BenchSetup, disposablesFor, makeBenchData } from './setup.ts';
@@ -181,8 +183,6 @@ try {
   client.destroy();
 
   // Loaded after the settings above: the store's clients read them when they load.
-  const { createGateway } = await import('#infra/local/gateway.ts');
-  const { useLocalDeliveryQueue } = await import('#shared/webhooks/delivery-queue.ts');
   // The ping's message is accepted and dropped: what a queue costs is not DynamoDB's.
   useLocalDeliveryQueue({ send: async () => undefined });
   const gateway = await createGateway();

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { freePort, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { ensureTables } from '#infra/local/ensure-tables.ts';
 import { localEnvironment } from '#infra/local/environment.ts';
+import { createGateway } from '#infra/local/gateway.ts';
+import { hashPassword, verifyPassword } from '#shared/domain/passwords.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 25);
 
@@ -35,9 +37,6 @@ try {
   const client = localClient(dynamo.endpoint);
   await ensureTables(client);
   client.destroy();
-
-  const { createGateway } = await import('#infra/local/gateway.ts');
-  const { hashPassword, verifyPassword } = await import('#shared/domain/passwords.ts');
   const server = await createGateway();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

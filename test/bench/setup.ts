@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { insertUser } from '#shared/db/users.ts';
+import { issueApiKey } from '#shared/domain/api-keys.ts';
+import { newId } from '#shared/model/ids.ts';
 import type { Scope } from '#shared/model/scopes.ts';
 import type { Route } from '#shared/routes.ts';
 import {
@@ -78,9 +81,6 @@ export async function makeBenchData(
   rounds: number,
   actsIn: BenchTeam = benchTeam(),
 ): Promise<BenchSetup> {
-  const { issueApiKey } = await import('#shared/domain/api-keys.ts');
-  const { insertUser } = await import('#shared/db/users.ts');
-  const { newId } = await import('#shared/model/ids.ts');
   // Apart from earlier runs' (DynamoDB Local may keep a file) and from another set made at once.
   const runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   let people = 0;
@@ -97,7 +97,8 @@ export async function makeBenchData(
     );
     return { userId, email };
   };
-  const ownerId = (await newUser()).userId;
+  const owner = await newUser();
+  const ownerId = owner.userId;
   const issueKey = async (userId = ownerId, scopes?: Scope[]) => {
     const issued = await issueApiKey({
       userId,
@@ -121,6 +122,13 @@ export async function makeBenchData(
     return (await response.json()) as Record<string, unknown>;
   };
   const teamId = String((await post('/v1/teams', { name: 'bench' }, adminKey)).id);
+  // Invitations to the admin from another's team: what GET /invitations reads (two: a page of one
+  // signs its next cursor).
+  const inviterKey = (await issueKey((await newUser()).userId)).apiKey;
+  const invitingTeam = String((await post('/v1/teams', { name: 'bench inviting' }, inviterKey)).id);
+  for (const role of ['viewer', 'developer']) {
+    await post(`/v1/teams/${invitingTeam}/invitations`, { email: owner.email, role }, inviterKey);
+  }
   /** A versioned path in the team the requests act in. */
   const inTeam = (path: string) => (actsIn === 'shared' ? `${path}?teamId=${teamId}` : path);
   const invite = async (email: string, team = teamId) => {

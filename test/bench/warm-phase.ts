@@ -1,4 +1,5 @@
 import { Agent } from 'node:http';
+import { recordCommands } from '../support/dynamodb-commands.ts';
 import type { BenchSetup } from './setup.ts';
 import { measureWarm, send, type WarmRequest, type WarmResult } from './warm.ts';
 
@@ -38,7 +39,6 @@ export async function warmPhase(
   rounds: number,
   perRound: { sequential: number; concurrent: number },
 ): Promise<WarmPhase> {
-  const { recordCommands } = await import('../support/dynamodb-commands.ts');
   const commands = recordCommands();
   const agent = new Agent({ keepAlive: false });
   const callMismatches: string[] = [];

@@ -9,6 +9,9 @@ import { Agent } from 'node:http';
 import { freePort, localClient, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { ensureTables } from '#infra/local/ensure-tables.ts';
 import { localEnvironment } from '#infra/local/environment.ts';
+import { createGateway } from '#infra/local/gateway.ts';
+import { issueApiKey } from '#shared/domain/api-keys.ts';
+import { createMinimalServer } from './minimal-server.ts';
 import { listen, send, type WarmRequest } from './warm.ts';
 
 const REQUESTS = Number(process.env.BENCH_PROFILE_REQUESTS ?? 3000);
@@ -24,9 +27,6 @@ try {
   await ensureTables(client);
   client.destroy();
   // Loaded after the settings above: the store's clients read them when they load.
-  const { createGateway } = await import('#infra/local/gateway.ts');
-  const { createMinimalServer } = await import('./minimal-server.ts');
-  const { issueApiKey } = await import('#shared/domain/api-keys.ts');
   const gateway = await createGateway();
   const minimal = createMinimalServer();
   const gatewayUrl = await listen(gateway);

@@ -1,5 +1,6 @@
 import { clock } from '#shared/runtime/clock.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { overrideSettings } from '../support/settings.ts';
 
@@ -9,7 +10,6 @@ let gateway: TestGateway;
 let restoreSettings: () => void;
 beforeAll(async () => {
   restoreSettings = overrideSettings({ ANONYMOUS_RATE_LIMIT_MAX: '3' });
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(async () => {

@@ -1,11 +1,16 @@
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
 import type { AuditActor } from '#shared/model/audit.ts';
+import { routes } from '#shared/routes.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { Expected } from '../support/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
+import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
 import { overrideSettings } from '../support/settings.ts';
 import type { TestPerson } from '../support/teams.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 // Every kind of change a route makes, logged once in its team with who made it and from where
 // (issue 35). The walk drives one request of every row of shared/routes.ts that names an `audit`
@@ -29,7 +34,6 @@ const teams: { teamId: string; reader: TestPerson }[] = [];
 const secrets: string[] = [];
 
 beforeAll(async () => {
-  const { startDnsServer } = await import('../support/dns-server.ts');
   dns = await startDnsServer();
   restoreSettings = overrideSettings({
     DNS_SERVERS: dns.address,
@@ -38,15 +42,11 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
   audit = await import('../support/audit.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-  const { startReceiver } = await import('../support/webhook-receiver.ts');
-  const { routes } = await import('#shared/routes.ts');
   routeActions = [
     ...new Set(routes.flatMap((route) => ('audit' in route && route.audit ? [route.audit] : []))),
   ];
   gateway = await audit.startAuditedGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
+  queue = startLocalWebhookQueue(deliverySettings());
   receiver = await startReceiver([204]);
 }, 30_000);
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { startLocalSchedules } from '#infra/local/schedules.ts';
 import type { AuditEvent } from '#shared/model/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
+import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
@@ -27,7 +29,6 @@ let call: typeof import('../support/http.ts').call;
 let clock: typeof import('#shared/runtime/clock.ts').clock;
 
 beforeAll(async () => {
-  const { startDnsServer } = await import('../support/dns-server.ts');
   dns = await startDnsServer();
   restoreSettings = overrideSettings({
     DNS_SERVERS: dns.address,
@@ -40,7 +41,6 @@ beforeAll(async () => {
   audit = await import('../support/audit.ts');
   ({ call } = await import('../support/http.ts'));
   ({ clock } = await import('#shared/runtime/clock.ts'));
-  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   gateway = await audit.startAuditedGateway(['auto-promote']);
   schedules = await startLocalSchedules({ intervalMs: 100 });
 }, 30_000);

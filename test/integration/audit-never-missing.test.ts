@@ -3,10 +3,10 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
 import { streamConsumers } from '#shared/consumers.ts';
 import { auditScope } from '#shared/db/audit/scope.ts';
-import { db } from '#shared/db/client.ts';
+import { onEachStoreClients } from '#shared/db/client.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
-import { newPerson, newTeam } from '../support/teams.ts';
+import { join, newPerson, newTeam } from '../support/teams.ts';
 
 // "Never missing" (issue 35): a change whose write succeeded is in the team's audit log even when
 // everything after that write fails, the function dying before it can answer. Here the store's
@@ -32,19 +32,21 @@ const ownRecord = (record: DynamoDBRecord): boolean => {
 beforeAll(async () => {
   // The function's death: once the change's write went through, nothing in that invocation works.
   const dead = new WeakSet<object>();
-  db.middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { Item?: { userAgent?: unknown } };
-      if (input.Item?.userAgent === UNRECORDABLE) throw new Error('the audit table is unreachable');
-      const scope = auditScope();
-      if (!scope || scope.stamp?.userAgent !== DYING) return next(args);
-      if (dead.has(scope)) throw new Error('the function is dead');
-      const result = await next(args);
-      if (!scope.carried) return result;
-      dead.add(scope);
-      throw new Error('the function died after the change was written');
-    },
-    { step: 'initialize', name: 'dyingFunction', priority: 'low' },
+  onEachStoreClients(({ db }) =>
+    db.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Item?: { userAgent?: unknown } };
+        if (input.Item?.userAgent === UNRECORDABLE) throw new Error('the audit table is unreachable');
+        const scope = auditScope();
+        if (!scope || scope.stamp?.userAgent !== DYING) return next(args);
+        if (dead.has(scope)) throw new Error('the function is dead');
+        const result = await next(args);
+        if (!scope.carried) return result;
+        dead.add(scope);
+        throw new Error('the function died after the change was written');
+      },
+      { step: 'initialize', name: 'dyingFunction', priority: 'low' },
+    ),
   );
   gateway = await startGateway();
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
@@ -146,7 +148,6 @@ it('answers a refusal 403 even when it cannot be recorded', async () => {
   const owner = await newPerson('Owner');
   const teamId = await newTeam(gateway.baseUrl, owner);
   const viewer = await newPerson('Viewer');
-  const { join } = await import('../support/teams.ts');
   await join(gateway.baseUrl, teamId, owner, viewer, 'viewer');
 
   const refused = await send('POST', `/projects?teamId=${teamId}`, viewer.key, UNRECORDABLE, { name: 'no' });

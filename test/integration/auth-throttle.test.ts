@@ -1,6 +1,7 @@
 import { clock } from '#shared/runtime/clock.ts';
 import { recordCommands } from '../support/dynamodb-commands.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { uniqueEmail } from '../support/names.ts';
 import { overrideSettings } from '../support/settings.ts';
@@ -13,7 +14,6 @@ const commands = recordCommands();
 
 beforeAll(async () => {
   restoreSettings = overrideSettings({ AUTH_RATE_LIMIT_MAX: '6', LOGIN_EMAIL_RATE_LIMIT_MAX: '2' });
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 

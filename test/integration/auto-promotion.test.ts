@@ -1,5 +1,8 @@
 import { jest } from '@jest/globals';
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { streamConsumers } from '#shared/consumers.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import {
   type ResponseDroppingProxy,
@@ -27,9 +30,6 @@ beforeAll(async () => {
   proxy = await startResponseDroppingProxy(store);
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
   // Imported only now: the store's client reads its endpoint when it loads.
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
-  const { streamConsumers } = await import('#shared/consumers.ts');
   const users = await import('../support/users.ts');
   ({ newCaller } = users);
   ({ newDeployment } = await import('../support/resources.ts'));

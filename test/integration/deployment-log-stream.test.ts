@@ -1,6 +1,7 @@
 import { restoreClockAfterEach } from '../support/clock.ts';
 import type { ServerEvent } from '../support/event-stream.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { overrideSettings } from '../support/settings.ts';
 import { pinMidWindow } from '../support/window.ts';
 
@@ -30,7 +31,6 @@ beforeAll(async () => {
   ({ newCaller } = await import('../support/users.ts'));
   ({ openEventStream, collect, followToEnd } = await import('../support/event-stream.ts'));
   ({ newDeployment, builderOf } = await import('../support/resources.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(async () => {

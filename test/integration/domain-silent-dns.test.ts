@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { startLocalSchedules } from '#infra/local/schedules.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
+import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
+import { overrideSettings } from '../support/settings.ts';
 
 // The background check of a custom domain when DNS does not answer: the domain stays pending, says
 // why on its records, is checked again later, and the check gives up at its limit instead of holding
@@ -23,8 +27,6 @@ let newCaller: typeof import('../support/users.ts').newCaller;
 let clock: typeof import('#shared/runtime/clock.ts').clock;
 
 beforeAll(async () => {
-  const { startDnsServer } = await import('../support/dns-server.ts');
-  const { overrideSettings } = await import('../support/settings.ts');
   dns = await startDnsServer();
   restoreSettings = overrideSettings({
     DNS_SERVERS: dns.address,
@@ -33,9 +35,6 @@ beforeAll(async () => {
     ...ownDomainsTableSettings(),
   });
   await createOwnDomainsTable();
-
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   ({ newCaller } = await import('../support/users.ts'));
   ({ call } = await import('../support/http.ts'));
   ({ clock } = await import('#shared/runtime/clock.ts'));

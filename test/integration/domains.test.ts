@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { startLocalSchedules } from '#infra/local/schedules.ts';
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
+import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
@@ -32,7 +38,6 @@ let startReceiver: typeof import('../support/webhook-receiver.ts').startReceiver
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
-  const { startDnsServer } = await import('../support/dns-server.ts');
   dns = await startDnsServer();
   restoreSettings = overrideSettings({
     DNS_SERVERS: dns.address,
@@ -43,19 +48,13 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
   await createOwnDomainsTable();
-
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
-  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   const users = await import('../support/users.ts');
   ({ newCaller } = users);
   ({ call } = await import('../support/http.ts'));
   ({ clock } = await import('#shared/runtime/clock.ts'));
   ({ startReceiver } = await import('../support/webhook-receiver.ts'));
   gateway = await startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
+  queue = startLocalWebhookQueue(deliverySettings());
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     accepts: users.ownedByThisRun,

@@ -1,3 +1,4 @@
+import { reloadSettings } from '#shared/runtime/config.ts';
 import { KMS_KEY_VARIABLE, LOCAL_KEY_VARIABLE } from '#shared/runtime/envelope.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
@@ -39,6 +40,7 @@ beforeAll(async () => {
     AWS_REGION: credentials.region,
   });
   delete process.env[LOCAL_KEY_VARIABLE];
+  reloadSettings();
   gateway = await startGateway();
 });
 afterAll(async () => {
@@ -48,6 +50,7 @@ afterAll(async () => {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadSettings();
 });
 
 const callsOf = async (request: () => Promise<unknown>) => {

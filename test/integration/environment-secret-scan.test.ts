@@ -1,5 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { db } from '#shared/db/client.ts';
+import { tableName, tables } from '#shared/db/tables.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import type { JsonResponse, RequestOptions } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
 import { overrideSettings } from '../support/settings.ts';
@@ -27,12 +33,8 @@ beforeAll(async () => {
   });
   ({ call } = await import('../support/http.ts'));
   ({ newCaller } = await import('../support/users.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   gateway = await startGateway();
-  const queue = startLocalWebhookQueue(deliverySettings);
+  const queue = startLocalWebhookQueue(deliverySettings());
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
@@ -58,8 +60,6 @@ afterAll(async () => {
 const SECRETS = ['sv-first-7Qx2', 'sv-second-R8pz', 'sv-replaced-Kd41', 'sv-refused-Zt09', 'sv-late-Wm33'];
 
 async function scanAll(): Promise<string> {
-  const { db } = await import('#shared/db/client.ts');
-  const { tables, tableName } = await import('#shared/db/tables.ts');
   const dumps: string[] = [];
   for (const key of Object.keys(tables) as (keyof typeof tables)[]) {
     let startKey: Record<string, unknown> | undefined;

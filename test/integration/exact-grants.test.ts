@@ -1,8 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { functionGrants } from '#infra/access/grants.ts';
+import { permissionsOf } from '#infra/local/iam/policy.ts';
+import { startLocalSchedules } from '#infra/local/schedules.ts';
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { consumerHandlers } from '#shared/consumers.ts';
+import { db } from '#shared/db/client.ts';
+import { tableName } from '#shared/db/tables.ts';
+import { actsInTeam, routes, rowsOf, takesIdempotencyKey } from '#shared/routes.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { BenchRequest } from '../bench/requests.ts';
+import { requestFor } from '../bench/requests.ts';
 import type { BenchSetup } from '../bench/setup.ts';
+import { disposablesFor, makeBenchData } from '../bench/setup.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { overrideSettings } from '../support/settings.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -74,14 +88,9 @@ beforeAll(async () => {
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
-  const { makeBenchData } = await import('../bench/setup.ts');
   enforcement = await import('#infra/local/iam/enforce.ts');
   gateway = await startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
+  queue = startLocalWebhookQueue(deliverySettings());
   receiver = await startReceiver();
   data = await makeBenchData(gateway.backendUrl, 1, 'shared');
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
@@ -89,7 +98,6 @@ beforeAll(async () => {
     accepts: ownedByTour,
   });
   // The scheduled functions (the custom domains' background checks), on a short period.
-  const { startLocalSchedules } = await import('#infra/local/schedules.ts');
   schedules = await startLocalSchedules({ intervalMs: 50 });
 }, 60_000);
 
@@ -135,9 +143,6 @@ async function furnish(projectId: string): Promise<{ deploymentId: string; build
 
 /** Removes a project's item alone, as a DELETE does first, leaving the rest to the purge. */
 async function removeProjectItem(projectId: string): Promise<void> {
-  const { db } = await import('#shared/db/client.ts');
-  const { tableName } = await import('#shared/db/tables.ts');
-  const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
   await db.send(
     new DeleteCommand({ TableName: tableName('projects'), Key: { ownerId: data.partition, id: projectId } }),
   );
@@ -152,9 +157,6 @@ async function addDueDomain(projectId: string): Promise<void> {
     json: { name },
   });
   expect(added.status).toBe(201);
-  const { db } = await import('#shared/db/client.ts');
-  const { tableName } = await import('#shared/db/tables.ts');
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   await db.send(
     new UpdateCommand({
       TableName: tableName('domains'),
@@ -175,7 +177,6 @@ async function eventually(what: string, ready: () => boolean, timeoutMs = 20_000
 }
 
 it('drives every route and consumer under its grants: nothing refused, nothing granted unused', async () => {
-  const { routes, takesIdempotencyKey, rowsOf, actsInTeam } = await import('#shared/routes.ts');
   // Every row acting in a team may record a refusal in its audit log (a 403, which no happy path
   // meets): the grant infra/access/grants.ts gives them all (AUDIT_RECORDING); the audit-log tests record
   // refusals under it.
@@ -183,11 +184,6 @@ it('drives every route and consumer under its grants: nothing refused, nothing g
     rowsOf(handler).some(actsInTeam)
       ? { 'dynamodb:PutItem auditEvents': 'a refusal (403) in a team is recorded in its audit log' }
       : {};
-  const { consumerHandlers } = await import('#shared/consumers.ts');
-  const { functionGrants } = await import('#infra/access/grants.ts');
-  const { permissionsOf } = await import('#infra/local/iam/policy.ts');
-  const { disposablesFor } = await import('../bench/setup.ts');
-  const { requestFor } = await import('../bench/requests.ts');
 
   // The admin's webhook points at this file's receiver: its deliveries are the queue consumer's work.
   const hook = await call(`${gateway.baseUrl}${inTeam('/webhooks')}`, {

@@ -1,5 +1,6 @@
 import type { EventStream } from '../support/event-stream.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { overrideSettings } from '../support/settings.ts';
 
 // Held-open requests (a followed log, a wait) are limited by how many are open at once (issue 38,
@@ -17,7 +18,6 @@ beforeAll(async () => {
   ({ newCaller } = await import('../support/users.ts'));
   ({ openEventStream } = await import('../support/event-stream.ts'));
   made = await import('../support/resources.ts');
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '#shared/db/client.ts';
+import { db, storeClients } from '#shared/db/client.ts';
 import { tableName } from '#shared/db/tables.ts';
 import { credentialOf } from '#shared/http/idempotency/idempotent.ts';
 import { recordIdOf } from '#shared/http/idempotency/sealed-response.ts';
@@ -33,7 +33,7 @@ function holdNextPut(tableSuffix: string): { reached: Promise<void>; release(): 
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  db.middlewareStack.add(
+  storeClients().db.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { TableName?: string };
       if (armed && context.commandName === 'PutItemCommand' && input.TableName?.endsWith(tableSuffix)) {
@@ -283,7 +283,7 @@ describe('a create whose response was lost on the way back', () => {
   /** Lets the next PutItem on `tableSuffix` reach the store, then fails it as a dropped connection would. */
   function loseNextPutResponse(tableSuffix: string): void {
     let armed = true;
-    db.middlewareStack.add(
+    storeClients().db.middlewareStack.add(
       (next, context) => async (args) => {
         const result = await next(args);
         const input = args.input as { TableName?: string };

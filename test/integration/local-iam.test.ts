@@ -1,5 +1,11 @@
+import { grantsOf } from '#infra/access/grants.ts';
+import { lambdaContext } from '#infra/local/gateway.ts';
+import { runAs } from '#infra/local/iam/principal.ts';
 import { tableName } from '#shared/db/tables.ts';
+import { routes } from '#shared/routes.ts';
+import { handler } from '../../functions/projects/get-project.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
 import { proxyEvent } from '../support/proxy-events.ts';
@@ -13,17 +19,11 @@ import { newCaller } from '../support/users.ts';
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());
 
 it("answers 500 when a row's grant is narrowed by hand, and logs the refused action on its table", async () => {
-  const { routes } = await import('#shared/routes.ts');
-  const { grantsOf } = await import('#infra/access/grants.ts');
-  const { runAs } = await import('#infra/local/iam/principal.ts');
-  const { lambdaContext } = await import('#infra/local/gateway.ts');
-  const { handler } = await import('../../functions/projects/get-project.ts');
   const caller = await newCaller();
   const project = await newProject(gateway.baseUrl, caller.key);
 

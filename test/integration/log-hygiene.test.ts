@@ -6,6 +6,7 @@ import type { TestGateway } from '../support/gateway.ts';
 import { captureLogs } from '../support/logs.ts';
 import { uniqueEmail } from '../support/names.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { join, newPerson, newTeam } from '../support/teams.ts';
 
 // Logging is on for this suite (the run keeps it silent): LOG_LEVEL is read when the service's
 // modules load, so they are loaded after the setting.
@@ -72,7 +73,6 @@ describe('logs', () => {
 
 describe('a request that changes nothing', () => {
   it('gives a member the role they have: 200, the member as they were, and nothing in the log (no event due, none missing)', async () => {
-    const { join, newPerson, newTeam } = await import('../support/teams.ts');
     const owner = await newPerson('Owner');
     const developer = await newPerson('Dev');
     const teamId = await newTeam(gateway.baseUrl, owner);

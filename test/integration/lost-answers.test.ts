@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#shared/db/client.ts';
+import { tableName } from '#shared/db/tables.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
@@ -51,9 +54,6 @@ async function withLostAnswer<T>(containing: string[], options: DropOptions, req
 
 /** The variable items in the project's partition, of every version. */
 async function storedVariableCount(projectId: string): Promise<number> {
-  const { db } = await import('#shared/db/client.ts');
-  const { tableName } = await import('#shared/db/tables.ts');
-  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
   const { Count = 0 } = await db.send(
     new QueryCommand({
       TableName: tableName('environment'),

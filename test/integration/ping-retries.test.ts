@@ -1,4 +1,7 @@
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { overrideSettings } from '../support/settings.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -28,11 +31,8 @@ beforeAll(async () => {
   });
   // Imported only now: settings are read when the service's modules load.
   ({ newCaller } = await import('../support/users.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
   gateway = await startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
+  queue = startLocalWebhookQueue(deliverySettings());
   target = await startReceiver([500, 500, 500, 204]);
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
@@ -11,7 +12,6 @@ let gateway: TestGateway;
 restoreClockAfterEach();
 
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());

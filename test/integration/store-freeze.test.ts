@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call, type JsonResponse, rateLimitOf } from '../support/http.ts';
 import { createTablesOf } from '../support/own-tables.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 
 // A store that stops answering without closing its connections (a brown-out, a network black hole)
 // must not hold requests until the function times out. This suite runs its own DynamoDB Local,
@@ -39,8 +41,6 @@ beforeAll(async () => {
   // The default deadline, not the test run's roomier one.
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint, REQUEST_DEADLINE_MS: '3000' });
   ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('#shared/runtime/config.ts')).config);
-  const { startGateway } = await import('../support/gateway.ts');
-  const { newCaller } = await import('../support/users.ts');
   gateway = await startGateway();
   ({ key } = await newCaller({ rateLimit: 1_000 }));
   const project = await call(`${gateway.baseUrl}/projects`, {

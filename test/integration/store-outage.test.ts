@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call, rateLimitOf } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
 import { createTablesOf } from '../support/own-tables.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 
 // This suite runs its own DynamoDB Local, on disk so that it can be stopped and started again
 // under a running gateway, and loads the service only after pointing it there.
@@ -21,8 +23,6 @@ beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort(), dataDir });
   await createTablesOf(process.env, dynamo.endpoint);
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint });
-  const { startGateway } = await import('../support/gateway.ts');
-  const { newCaller } = await import('../support/users.ts');
   gateway = await startGateway();
   ({ key } = await newCaller());
 }, 60_000);

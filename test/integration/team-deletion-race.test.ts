@@ -1,4 +1,5 @@
 import { countProjects } from '#shared/db/projects.ts';
+import { closeTeam } from '#shared/db/teams/teams.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
@@ -32,7 +33,6 @@ describe('a team closed by a deletion that is running', () => {
     const owner = await newPerson('Owner');
     const teamId = await newTeam(gateway.baseUrl, owner);
     // The deletion's first step, taken alone, as if its function were still at work.
-    const { closeTeam } = await import('#shared/db/teams/teams.ts');
     await closeTeam(teamId, Date.now() + 60_000);
 
     const answers = await makeOneOfEach(teamId, owner);
@@ -58,7 +58,6 @@ describe('a team closed by a deletion that is running', () => {
       role: 'developer',
     });
     const { code } = invited.body as { code: string };
-    const { closeTeam } = await import('#shared/db/teams/teams.ts');
     await closeTeam(teamId, Date.now() + 60_000);
     const accepted = await send('POST', '/invitations/accept', grace, { code });
     expect([accepted.status, accepted.body]).toEqual([
@@ -72,7 +71,6 @@ describe('a team closed by a deletion that is running', () => {
   it('takes them again once the close has run out, as when its deletion stopped half-way', async () => {
     const owner = await newPerson('Owner');
     const teamId = await newTeam(gateway.baseUrl, owner);
-    const { closeTeam } = await import('#shared/db/teams/teams.ts');
     await closeTeam(teamId, Date.now() - 1);
     expect((await makeOneOfEach(teamId, owner)).map(({ status }) => status)).toEqual([201, 201, 201]);
   });

@@ -3,6 +3,7 @@ import { issueApiKey } from '#shared/domain/api-keys.ts';
 import { type IdPrefix, newId } from '#shared/model/ids.ts';
 import { actsInTeam, type EndpointRoute, routes } from '#shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
@@ -14,7 +15,6 @@ import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
@@ -12,7 +13,6 @@ import { newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
 let gateway: TestGateway;
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());

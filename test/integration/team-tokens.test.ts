@@ -2,6 +2,7 @@ import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import { recordCommands } from '../support/dynamodb-commands.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
@@ -15,7 +16,6 @@ const commands = recordCommands();
 restoreClockAfterEach();
 
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());

@@ -1,6 +1,8 @@
+import { allWebhooksOf } from '#shared/db/webhooks/webhooks.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../support/clock.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson, teamOfEveryRole } from '../support/teams.ts';
 
@@ -11,7 +13,6 @@ let gateway: TestGateway;
 restoreClockAfterEach();
 
 beforeAll(async () => {
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(() => gateway.close());
@@ -119,7 +120,6 @@ describe('a shared team', () => {
     expect((await send('DELETE', `/teams/${teamId}`, ada)).status).toBe(204);
     expect((await get(`/teams/${teamId}`, ada)).status).toBe(404);
     // Its webhooks went with it: nothing is left in its partition to send to.
-    const { allWebhooksOf } = await import('#shared/db/webhooks/webhooks.ts');
     expect(await allWebhooksOf(teamId)).toEqual([]);
     expect((await get('/teams', ada)).body).toEqual(
       expect.objectContaining({ teams: [expect.objectContaining({ personal: true })] }),

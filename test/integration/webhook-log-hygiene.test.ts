@@ -1,4 +1,8 @@
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { captureLogs } from '../support/logs.ts';
 import { overrideSettings } from '../support/settings.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -23,12 +27,8 @@ beforeAll(async () => {
   });
   ({ call } = await import('../support/http.ts'));
   ({ newCaller } = await import('../support/users.ts'));
-  const { startGateway } = await import('../support/gateway.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   gateway = await startGateway();
-  const queue = startLocalWebhookQueue(deliverySettings);
+  const queue = startLocalWebhookQueue(deliverySettings());
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.

@@ -1,4 +1,5 @@
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { overrideSettings } from '../support/settings.ts';
 import { newCaller } from '../support/users.ts';
@@ -11,7 +12,6 @@ let gateway: TestGateway;
 let restoreSettings: () => void;
 beforeAll(async () => {
   restoreSettings = overrideSettings({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '0' });
-  const { startGateway } = await import('../support/gateway.ts');
   gateway = await startGateway();
 });
 afterAll(async () => {

@@ -1,4 +1,6 @@
 import { Webhook as Verifier } from 'standardwebhooks';
+import { personalTeamIdOf } from '#shared/model/teams.ts';
+import { DISABLED_REASON } from '#shared/webhooks/deliver.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { walkPages } from '../support/pages.ts';
@@ -399,8 +401,6 @@ describe('deliveries', () => {
       new Set([received[0]?.headers['webhook-id']]),
     );
     expect(log[0]?.nextRetryAt).toBeNull();
-
-    const { DISABLED_REASON } = await import('#shared/webhooks/deliver.ts');
     const shown = (await call(`${webhooksUrl()}/${webhook.id}`, { key })).body as ShownWebhook;
     expect(shown).toMatchObject({
       enabled: false,
@@ -408,7 +408,6 @@ describe('deliveries', () => {
       disabledReason: DISABLED_REASON,
     });
     // The platform disabled it: its team's audit log says so, once, with what changed.
-    const { personalTeamIdOf } = await import('#shared/model/teams.ts');
     const auditUrl = `${gateway.baseUrl}/teams/${personalTeamIdOf(userId)}/audit-events?action=webhook.disabled`;
     let disabledEvents: unknown[] = [];
     for (let round = 0; round < 200 && disabledEvents.length === 0; round++) {

@@ -1,4 +1,4 @@
-import { countingDb, db } from '#shared/db/client.ts';
+import { onEachStoreClients } from '#shared/db/client.ts';
 
 /**
  * Records the name of every DynamoDB command the service sends, on all of its clients, from now
@@ -6,15 +6,17 @@ import { countingDb, db } from '#shared/db/client.ts';
  */
 export function recordCommands(): { take(): string[] } {
   let commands: string[] = [];
-  for (const client of [db, countingDb]) {
-    client.middlewareStack.add(
-      (next, context) => async (args) => {
-        commands.push(String(context.commandName));
-        return next(args);
-      },
-      { step: 'initialize', name: 'recordCommands' },
-    );
-  }
+  onEachStoreClients(({ db, countingDb }) => {
+    for (const client of [db, countingDb]) {
+      client.middlewareStack.add(
+        (next, context) => async (args) => {
+          commands.push(String(context.commandName));
+          return next(args);
+        },
+        { step: 'initialize', name: 'recordCommands' },
+      );
+    }
+  });
   return {
     take() {
       const taken = commands;

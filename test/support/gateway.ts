@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createGateway, LISTEN_BACKLOG } from '#infra/local/gateway.ts';
-import { countingDb, db } from '#shared/db/client.ts';
+import { closeStoreClients } from '#shared/db/client.ts';
 import { useLocalDeliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 
 export interface TestGateway {
@@ -23,8 +23,7 @@ export async function startGateway(): Promise<TestGateway> {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
         // The suite's own clients: their keep-alive sockets would hold the worker open.
-        db.destroy();
-        countingDb.destroy();
+        closeStoreClients();
       }),
   };
 }

@@ -1,4 +1,5 @@
 import type { TestGateway } from './gateway.ts';
+import { startGateway } from './gateway.ts';
 import { type ResponseDroppingProxy, startResponseDroppingProxy } from './response-dropping-proxy.ts';
 import { overrideSettings } from './settings.ts';
 
@@ -17,7 +18,6 @@ export interface ProxiedGateway {
 export async function startProxiedGateway(): Promise<ProxiedGateway> {
   const proxy = await startResponseDroppingProxy(process.env.DYNAMODB_ENDPOINT ?? '');
   const restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
-  const { startGateway } = await import('./gateway.ts');
   const gateway = await startGateway();
   return {
     gateway,

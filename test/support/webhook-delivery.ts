@@ -1,6 +1,11 @@
 import type { DynamoDBRecord } from 'aws-lambda';
+import { startStreamPoller } from '#infra/local/stream-poller.ts';
+import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
 import type { StreamConsumer } from '#shared/consumers.ts';
+import { streamConsumers } from '#shared/consumers.ts';
+import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestGateway } from './gateway.ts';
+import { startGateway } from './gateway.ts';
 import { overrideSettings } from './settings.ts';
 
 // Webhooks delivered end to end, locally: the gateway, the stream poller that runs the fan-out, the
@@ -24,13 +29,8 @@ export async function startWebhookDelivery(options: {
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
   // Loaded after the settings above: the modules read them when they load.
-  const { startGateway } = await import('./gateway.ts');
-  const { startLocalWebhookQueue } = await import('#infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('#shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
-  const { streamConsumers } = await import('#shared/consumers.ts');
   const gateway = await startGateway();
-  const queue = startLocalWebhookQueue(deliverySettings);
+  const queue = startLocalWebhookQueue(deliverySettings());
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     consumers: options.consumers?.(streamConsumers) ?? streamConsumers,

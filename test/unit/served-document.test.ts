@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { publishedDocument } from '#shared/openapi/published-document.ts';
 import { documentServedAt } from '#shared/openapi/served-document.ts';
+import { handler } from '../../functions/service/docs.ts';
 import { proxyEvent } from '../support/proxy-events.ts';
 import { overrideSettings } from '../support/settings.ts';
 
@@ -41,7 +42,6 @@ describe('GET /openapi.json in AWS', () => {
     restoreSettings = overrideSettings({
       PLATFORM_BASE_URL: 'https://p1a2b3.execute-api.eu-west-1.amazonaws.com/v1',
     });
-    const { handler } = await import('../../functions/service/docs.ts');
     const event = proxyEvent({ method: 'GET', resource: '/openapi.json', pathParameters: null });
     event.requestContext.path = '/live/openapi.json';
     const result = await handler(event, {} as Context);

@@ -1,11 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  MAX_ATTEMPTS,
-  retryBaseSeconds,
-  retryDelaySeconds,
-  scheduleSeconds,
-} from '#shared/webhooks/retry-schedule.ts';
+import { parseSettings } from '#shared/runtime/config.ts';
+import { MAX_ATTEMPTS, retryDelaySeconds, scheduleSeconds } from '#shared/webhooks/retry-schedule.ts';
 import { sendWebhook } from '#shared/webhooks/sender.ts';
 import { refusalOf, targetRefusalOf, urlRefusalOf } from '#shared/webhooks/targets.ts';
 
@@ -168,11 +164,11 @@ describe('the retry schedule', () => {
   });
 
   it('is scaled by WEBHOOK_RETRY_BASE_SECONDS, and refuses a value that is not a positive number', () => {
-    expect(retryBaseSeconds({})).toBe(60);
-    expect(retryBaseSeconds({ WEBHOOK_RETRY_BASE_SECONDS: '0.002' })).toBe(0.002);
-    expect(() => retryBaseSeconds({ WEBHOOK_RETRY_BASE_SECONDS: 'soon' })).toThrow(
-      'WEBHOOK_RETRY_BASE_SECONDS',
-    );
-    expect(() => retryBaseSeconds({ WEBHOOK_RETRY_BASE_SECONDS: '0' })).toThrow('WEBHOOK_RETRY_BASE_SECONDS');
+    const retryBaseSeconds = (value?: string) =>
+      parseSettings({ WEBHOOK_RETRY_BASE_SECONDS: value }).WEBHOOK_RETRY_BASE_SECONDS;
+    expect(retryBaseSeconds()).toBe(60);
+    expect(retryBaseSeconds('0.002')).toBe(0.002);
+    expect(() => retryBaseSeconds('soon')).toThrow('WEBHOOK_RETRY_BASE_SECONDS');
+    expect(() => retryBaseSeconds('0')).toThrow('WEBHOOK_RETRY_BASE_SECONDS');
   });
 });

@@ -31,7 +31,7 @@ let home: string;
 let queue: LocalWebhookQueue;
 beforeAll(async () => {
   gateway = await startGateway();
-  queue = startLocalWebhookQueue(deliverySettings); // where `webhooks test` puts its ping
+  queue = startLocalWebhookQueue(deliverySettings()); // where `webhooks test` puts its ping
   home = await mkdtemp(join(tmpdir(), 'platform-cli-'));
 });
 afterAll(async () => {

@@ -1,3 +1,5 @@
+import { startLocalWebhookQueue } from '../../../infra/local/webhook-queue.ts';
+import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
 import type { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
@@ -14,10 +16,8 @@ let newCaller: typeof import('../../../test/support/users.ts').newCaller;
 beforeAll(async () => {
   // Imported only now: settings are read when the service's modules load.
   ({ newCaller } = await import('../../../test/support/users.ts'));
-  const { startLocalWebhookQueue } = await import('../../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../../shared/webhooks/settings.ts');
   gateway = await (await import('../../../test/support/gateway.ts')).startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
+  queue = startLocalWebhookQueue(deliverySettings());
   receiver = await (await import('../../../test/support/webhook-receiver.ts')).startReceiver([204]);
 });
 afterAll(async () => {

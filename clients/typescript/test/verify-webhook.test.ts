@@ -1,3 +1,6 @@
+import { startStreamPoller } from '../../../infra/local/stream-poller.ts';
+import { startLocalWebhookQueue } from '../../../infra/local/webhook-queue.ts';
+import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import { signedHeaders } from '../../../shared/webhooks/signer.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
@@ -23,11 +26,8 @@ beforeAll(async () => {
   ({ PlatformClient } = await import('../src/index.ts'));
   const users = await import('../../../test/support/users.ts');
   newCaller = users.newCaller;
-  const { startLocalWebhookQueue } = await import('../../../infra/local/webhook-queue.ts');
-  const { deliverySettings } = await import('../../../shared/webhooks/settings.ts');
-  const { startStreamPoller } = await import('../../../infra/local/stream-poller.ts');
   gateway = await (await import('../../../test/support/gateway.ts')).startGateway();
-  queue = startLocalWebhookQueue(deliverySettings);
+  queue = startLocalWebhookQueue(deliverySettings());
   // Only this file's users' records: another file's poller delivers its own.
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { countingDb, db } from '#shared/db/client.ts';
+import { onEachStoreClients } from '#shared/db/client.ts';
 import { type AccessRequest, installAccessCheck } from '#shared/runtime/access-check.ts';
 import { dynamodbRequests, operationOf } from './dynamodb-requests.ts';
 import { allowingPermission } from './policy.ts';
@@ -62,6 +62,8 @@ export function enforceGrants(): void {
   if (enforcing) return;
   enforcing = true;
   installAccessCheck(mustBeGranted);
-  checkCall(db);
-  checkCall(countingDb);
+  onEachStoreClients((clients) => {
+    checkCall(clients.db);
+    checkCall(clients.countingDb);
+  });
 }

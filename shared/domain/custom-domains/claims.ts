@@ -68,7 +68,7 @@ export async function addDomain(
     name,
     projectId,
     status: 'pending',
-    records: recordsToAdd(projectId, name, domainSettings, isApex(name) ? 'ALIAS' : 'CNAME'),
+    records: recordsToAdd(projectId, name, domainSettings(), isApex(name) ? 'ALIAS' : 'CNAME'),
     createdAt: new Date(now).toISOString(),
     verifiedAt: null,
     lastCheckedAt: null,

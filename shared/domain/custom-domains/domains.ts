@@ -74,7 +74,7 @@ export async function verifyDomain(caller: Caller, projectId: string, given: str
     const expired = (await store.saveCheck(domain, expiredDomain(domain))) ?? domain;
     throw expiredConflict(expired);
   }
-  const records = await checkRecords(domain, domainSettings);
+  const records = await checkRecords(domain, domainSettings());
   const saved = await store.saveCheck(domain, afterCheck(domain, records, clock.now(), false));
   if (saved) return saved;
   const current = await store.findDomain(domain.name);
@@ -131,7 +131,7 @@ async function recheck(domain: store.StoredDomain): Promise<keyof RecheckSummary
   if (isPastExpiry(domain, now)) {
     return (await save(expiredDomain(domain))) ? 'expired' : undefined;
   }
-  const records = await checkRecords(domain, domainSettings);
+  const records = await checkRecords(domain, domainSettings());
   const saved = await save(afterCheck(domain, records, clock.now(), true));
   if (!saved) return undefined;
   return saved.status === 'verified' ? 'verified' : 'checked';

@@ -1,3 +1,5 @@
+import { streamConsumers } from '#shared/consumers.ts';
+import { auditedTables } from '#shared/db/audit/kinds.ts';
 import { indexes, type TableDefinition, tableKeys, tables } from '#shared/db/tables.ts';
 
 // Queries name indexes through `indexes` (shared/db/tables.ts): it must hold every declared index,
@@ -29,7 +31,6 @@ describe('the declared indexes, as queries use them', () => {
 
 describe('which tables the audit log watches, as the tables declare it', () => {
   it('feeds the recorder the stream of every audited table that has one, and no other', async () => {
-    const { streamConsumers } = await import('#shared/consumers.ts');
     const recorder = streamConsumers.find(({ handler }) => handler === 'record-audit-events');
     const audited = tableKeys.filter((key) => tables[key].audited);
     expect(audited.length).toBeGreaterThan(0);
@@ -41,7 +42,6 @@ describe('which tables the audit log watches, as the tables declare it', () => {
   });
 
   it('stamps the writes of the audited tables only (shared/db/audit/kinds.ts reads the same flag)', async () => {
-    const { auditedTables } = await import('#shared/db/audit/kinds.ts');
     expect([...auditedTables].sort()).toEqual(tableKeys.filter((key) => tables[key].audited).sort());
     // The audit log's own table never records itself.
     expect(tables.auditEvents.audited).toBe(false);

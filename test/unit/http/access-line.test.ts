@@ -1,3 +1,6 @@
+import { accessLineFormat } from '#shared/http/access-line.ts';
+import { requestLifecycle } from '#shared/http/request-lifecycle.ts';
+import { routes } from '#shared/routes.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain } from '../../support/proxy-events.ts';
 import { overrideSettings } from '../../support/settings.ts';
@@ -6,27 +9,18 @@ import { overrideSettings } from '../../support/settings.ts';
 // per request (method, path, status, duration, request id), and the JSON line with the metrics where
 // stdout is not a terminal or LOG_FORMAT=json says so.
 
-type Lifecycle = typeof import('#shared/http/request-lifecycle.ts').requestLifecycle;
-
 async function accessLines(isTTY: boolean): Promise<string[]> {
-  const restore = overrideSettings({ LOG_LEVEL: 'info' });
-  // Unset, as in `npm start` without it (the test run sets json): the terminal decides.
-  const runFormat = process.env.LOG_FORMAT;
-  delete process.env.LOG_FORMAT;
+  // LOG_FORMAT unset, as in `npm start` without it (the test run sets json): the terminal decides.
+  const restore = overrideSettings({ LOG_LEVEL: 'info', LOG_FORMAT: undefined });
   const wasTTY = process.stdout.isTTY;
   process.stdout.isTTY = isTTY;
   try {
-    const { requestLifecycle } = (await import('#shared/http/request-lifecycle.ts')) as {
-      requestLifecycle: Lifecycle;
-    };
-    const { routes } = await import('#shared/routes.ts');
     const event = proxyEvent({ requestId: 'req-line', method: 'GET', resource: '/projects' });
     const rows = routes.filter((route) => route.handler === 'list-projects');
     const { lines } = await captureLogs(() => runChain([requestLifecycle(rows)], event));
     return lines;
   } finally {
     process.stdout.isTTY = wasTTY;
-    if (runFormat !== undefined) process.env.LOG_FORMAT = runFormat;
     restore();
   }
 }
@@ -47,10 +41,14 @@ describe('the access line', () => {
   });
 
   it('follows LOG_FORMAT wherever it runs, and stdout when it is unset', async () => {
-    const { accessLineFormat } = await import('#shared/http/access-line.ts');
     expect(accessLineFormat('json', true)).toBe('json');
     expect(accessLineFormat('text', false)).toBe('text');
-    expect(accessLineFormat(undefined, true)).toBe('text');
-    expect(accessLineFormat(undefined, undefined)).toBe('json');
+    const restore = overrideSettings({ LOG_FORMAT: undefined });
+    try {
+      expect(accessLineFormat(undefined, true)).toBe('text');
+      expect(accessLineFormat(undefined, undefined)).toBe('json');
+    } finally {
+      restore();
+    }
   });
 });

@@ -33,7 +33,28 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       METRICS_BY_ROUTE: 'on',
       SERVICE_NAME: 'platform-api',
+      WEBHOOK_RETRY_BASE_SECONDS: 60,
+      DOMAIN_TARGET: 'cname.platform.example',
+      DOMAIN_CHECK_TIMEOUT_MS: 2_000,
     });
+  });
+
+  it("checks the custom domains' settings as it loads, naming the variable that is wrong", async () => {
+    expect(
+      JSON.parse(await load({ DNS_SERVERS: '127.0.0.1:5353, [::1]:53', DOMAIN_TARGET: 'Edge.Example.COM.' })),
+    ).toMatchObject({
+      DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'],
+      DOMAIN_TARGET: 'edge.example.com',
+    });
+    expect(await load({ DNS_SERVERS: 'not a server' })).toBe(
+      'Invalid configuration: DNS_SERVERS must be host:port addresses, comma-separated',
+    );
+    expect(await load({ DOMAIN_TARGET: 'localhost' })).toBe(
+      'Invalid configuration: DOMAIN_TARGET must be a hostname',
+    );
+    expect(await load({ DOMAIN_CHECK_TIMEOUT_MS: '2s' })).toBe(
+      'Invalid configuration: DOMAIN_CHECK_TIMEOUT_MS must be a positive whole number',
+    );
   });
 
   it('takes METRICS_BY_ROUTE on or off, and refuses anything else', async () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { closeStoreClients, db } from '#shared/db/client.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { overrideSettings } from '../../support/settings.ts';
 
@@ -9,7 +10,6 @@ import { overrideSettings } from '../../support/settings.ts';
 let stalled: Server;
 const sockets: Socket[] = [];
 let restoreSettings: () => void;
-let db: typeof import('#shared/db/client.ts').db;
 
 beforeAll(async () => {
   stalled = createServer((socket) => {
@@ -18,11 +18,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
   const { port } = stalled.address() as AddressInfo;
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}` });
-  ({ db } = await import('#shared/db/client.ts'));
 });
 
 afterAll(async () => {
-  db.destroy();
+  closeStoreClients();
   for (const socket of sockets) socket.destroy();
   await new Promise((resolve) => stalled.close(resolve));
   restoreSettings();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { reloadSettings } from '#shared/runtime/config.ts';
 import { KMS_KEY_VARIABLE, LOCAL_KEY_VARIABLE, seal, unseal } from '#shared/runtime/envelope.ts';
 import { type KmsStandIn, startKmsStandIn } from '../../support/kms-stand-in.ts';
 
@@ -21,6 +22,7 @@ afterAll(() => {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadSettings();
 });
 
 const context = { project: 'prj_1', variable: 'env_1', type: 'secret' };
@@ -81,6 +83,7 @@ describe('sealed with KMS data keys', () => {
       AWS_REGION: credentials.region,
     });
     delete process.env[LOCAL_KEY_VARIABLE];
+    reloadSettings();
   });
   afterAll(() => kms.close());
 

@@ -1,3 +1,4 @@
+import { reloadSettings } from '#shared/runtime/config.ts';
 import { decryptDataKey, generateDataKey } from '#shared/runtime/kms.ts';
 import { type KmsStandIn, startKmsStandIn } from '../../support/kms-stand-in.ts';
 
@@ -27,6 +28,7 @@ beforeAll(async () => {
     AWS_REGION: credentials.region,
   });
   delete process.env.AWS_SESSION_TOKEN;
+  reloadSettings();
 });
 afterAll(async () => {
   await kms.close();
@@ -34,6 +36,7 @@ afterAll(async () => {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadSettings();
 });
 
 it("signs again with KMS's time when its own clock is off, and keeps the correction for the next call", async () => {

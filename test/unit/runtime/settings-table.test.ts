@@ -2,10 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_BUILDER_DELAY_MS } from '#infra/local/builder.ts';
 import { DEFAULT_SCHEDULE_INTERVAL_MS } from '#infra/local/schedules.ts';
-import { DEFAULT_DOMAIN_CHECK_TIMEOUT_MS } from '#shared/domain/custom-domains/settings.ts';
-import { DEFAULT_DOMAIN_TARGET } from '#shared/model/custom-domains/domains.ts';
 import { ConfigSchema } from '#shared/runtime/config.ts';
-import { retryBaseSeconds } from '#shared/webhooks/retry-schedule.ts';
 
 // docs/running-locally.md's settings table states each default; the code declares it. Every setting
 // of the config schema must have a row, and every default the code declares must be the row's.
@@ -32,10 +29,7 @@ const declaredDefaults: Record<string, string> = {
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => [name, String(value)]),
   ),
-  WEBHOOK_RETRY_BASE_SECONDS: String(retryBaseSeconds({})),
   LOCAL_BUILDER_DELAY_MS: String(DEFAULT_BUILDER_DELAY_MS),
-  DOMAIN_TARGET: DEFAULT_DOMAIN_TARGET,
-  DOMAIN_CHECK_TIMEOUT_MS: String(DEFAULT_DOMAIN_CHECK_TIMEOUT_MS),
   DOMAIN_RECHECK_INTERVAL_MS: String(DEFAULT_SCHEDULE_INTERVAL_MS),
 };
 

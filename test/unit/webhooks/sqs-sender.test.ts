@@ -1,3 +1,4 @@
+import { reloadSettings } from '#shared/runtime/config.ts';
 import { sendMessageBatch } from '#shared/webhooks/sqs.ts';
 import { startSqsStandIn } from '../../support/sqs-stand-in.ts';
 
@@ -14,12 +15,14 @@ beforeAll(() => {
     AWS_SESSION_TOKEN: 'sender-session',
     AWS_REGION: 'eu-west-1',
   });
+  reloadSettings();
 });
 afterAll(() => {
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadSettings();
 });
 
 const entries = [
