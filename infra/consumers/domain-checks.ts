@@ -7,7 +7,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { scheduledConsumers } from '#shared/consumers.ts';
 import type { TableKey } from '#shared/db/tables.ts';
-import { DEFAULT_DOMAIN_TARGET } from '#shared/runtime/config.ts';
+import { DEFAULT_DOMAIN_TARGET } from '#shared/model/custom-domains/domains.ts';
 import { bindGrants } from '../access/bind-grants.ts';
 import { functionGrants } from '../access/grants.ts';
 import { consumerFunction } from './consumer-function.ts';

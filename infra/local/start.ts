@@ -88,7 +88,8 @@ async function main(): Promise<void> {
     }
     Object.assign(process.env, localEnvironment(endpoint));
     reloadSettings();
-    // Imported only now: handler modules read their settings when they load.
+    // The service is loaded only now, with the store up and its settings read again: nothing of it
+    // runs, and nothing it would log appears, before the store answers.
     const { createGateway, LISTEN_BACKLOG } = await import('./gateway.ts');
     const { ensureAdmin } = await import('../ensure-admin.ts');
     const adminEmail = process.env.PLATFORM_ADMIN_EMAIL ?? 'admin@localhost.test';

@@ -2,13 +2,13 @@ import { Agent } from 'node:http';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { installAuditStamp } from '#shared/db/audit/stamp.ts';
-import { config } from '#shared/runtime/config.ts';
 import { DeadlineBoundHandler } from '#shared/runtime/deadline-bound-handler.ts';
+import { variable } from '#shared/runtime/variables.ts';
 import { recordStoreCall } from './store-timing.ts';
 
 // The DynamoDB clients, one set per container, made on the first store call (not when the module
 // loads, so a test that points DYNAMODB_ENDPOINT elsewhere needs no import of its own after it).
-// The endpoint is the settings' (shared/runtime/config.ts): set, every call goes to DynamoDB Local.
+// DYNAMODB_ENDPOINT, read at each call (shared/runtime/variables.ts): set, every call goes there.
 
 /**
  * Concurrent calls the local gateway may have in flight: it runs at most this many invocations at
@@ -39,7 +39,7 @@ function documentClient(
     ...(endpoint
       ? {
           endpoint,
-          region: config.AWS_REGION ?? 'local',
+          region: variable('AWS_REGION') ?? 'local',
           // DynamoDB Local keeps one database per access key and region; every local client uses these.
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
         }
@@ -113,7 +113,7 @@ export function onEachStoreClients(hook: (clients: StoreClients) => void): void 
 
 /** The clients for the endpoint the settings name now: made on first use, and again if it changed. */
 export function storeClients(): StoreClients {
-  const endpoint = config.DYNAMODB_ENDPOINT;
+  const endpoint = variable('DYNAMODB_ENDPOINT');
   if (current === undefined || current.endpoint !== endpoint) {
     closeStoreClients();
     current = makeClients(endpoint);

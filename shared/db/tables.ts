@@ -1,4 +1,4 @@
-import { requireEnv, variable } from '#shared/runtime/config.ts';
+import { requireEnv, variable } from '#shared/runtime/variables.ts';
 
 // Every table, declared once. The CDK stack (infra/platform-stack.ts) and the local setup
 // (infra/local/ensure-tables.ts) both build from this; entity modules resolve names through

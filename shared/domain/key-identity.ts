@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import type { KeyRecord, TokenTeam } from '#shared/db/keys/api-keys.ts';
-import { variable } from '#shared/runtime/config.ts';
 import { secretVersions } from '#shared/runtime/secrets.ts';
+import { variable } from '#shared/runtime/variables.ts';
 
 // What a key may do is decided by fields of its item: owner, role, scopes, expiry and allowance.
 // Every keyed function must update that item (admission counts requests on it), and IAM cannot

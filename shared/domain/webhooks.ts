@@ -13,8 +13,9 @@ import type { PageRequest } from '#shared/schemas/common.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from '#shared/schemas/webhooks/webhooks.ts';
 import { deliveryQueue } from '#shared/webhooks/delivery-queue.ts';
 import { messageIdOf } from '#shared/webhooks/messages.ts';
+import { targetPolicy } from '#shared/webhooks/settings.ts';
 import { newWebhookSecret } from '#shared/webhooks/signer.ts';
-import { targetPolicy, targetRefusalOf } from '#shared/webhooks/targets.ts';
+import { targetRefusalOf } from '#shared/webhooks/targets.ts';
 import { recordChange } from './audit.ts';
 
 export type { Webhook } from '#shared/db/webhooks/webhooks.ts';

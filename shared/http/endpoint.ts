@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { withAuditScope } from '#shared/db/audit/scope.ts';
+import { storeClients } from '#shared/db/client.ts';
 import { withStoreTimings } from '#shared/db/store-timing.ts';
 import { type TableKey, tables } from '#shared/db/tables.ts';
 import { findRole } from '#shared/db/teams/teams.ts';
@@ -30,9 +31,10 @@ import { namedHeaders, parseInput } from '#shared/http/input/validate-input.ts';
 import type { Caller } from '#shared/model/caller.ts';
 import { SCOPES } from '#shared/model/scopes.ts';
 import { actsInTeam, isFallback, type Route, takesBody, takesIdempotencyKey } from '#shared/routes.ts';
-import { config, requireEnv } from '#shared/runtime/config.ts';
+import { config } from '#shared/runtime/config.ts';
 import { requestBudgetMs, withDeadline } from '#shared/runtime/deadline.ts';
 import { holdsOpenMs } from '#shared/runtime/function-settings.ts';
+import { requireEnv } from '#shared/runtime/variables.ts';
 import { auditTrail } from './audit-trail.ts';
 import { headerValue } from './headers.ts';
 import { originOf } from './origin.ts';
@@ -122,9 +124,15 @@ export type Handler = (event: ProxyEvent, context: Context) => Promise<ProxyResu
 /** The first row the handler serves: its access and tables are those of all its rows. */
 const routeFor = (handlerName: string): Route => ownRows(handlerName)[0] as Route;
 
-/** Fails the cold start, not a request, when a table the route names was not configured. */
+/**
+ * Fails the cold start, not a request, when a table the route names was not configured; and makes
+ * the store's clients there, in the init phase's CPU, where missing credentials fail too (the local
+ * gateway builds its handlers the same way; a test's changed endpoint gets new ones on first use).
+ */
 function requireTables(route: Route): void {
-  for (const key of Object.keys(route.tables) as TableKey[]) requireEnv(tables[key].envVar);
+  const keys = Object.keys(route.tables) as TableKey[];
+  for (const key of keys) requireEnv(tables[key].envVar);
+  if (keys.length > 0) storeClients();
 }
 
 /** The admission middleware, timed for the metrics whether it admits or throws. */

@@ -13,8 +13,8 @@ import {
 } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { HttpResponse, RetryErrorType } from '@smithy/types';
-import { config } from './config.ts';
 import { DeadlineBoundHandler } from './deadline-bound-handler.ts';
+import { variable } from './variables.ts';
 
 // A client for an AWS service's JSON protocol (the `X-Amz-Target` header names the action), made
 // of the SDK's own parts, those the DynamoDB client already brings into every bundle: its Signature
@@ -101,7 +101,7 @@ export class AwsJsonClient {
 
   constructor(service: AwsJsonService) {
     this.service = service;
-    this.region = config.AWS_REGION ?? config.AWS_DEFAULT_REGION ?? 'us-east-1';
+    this.region = variable('AWS_REGION') ?? variable('AWS_DEFAULT_REGION') ?? 'us-east-1';
     const signer = new SignatureV4({
       credentials: this.credentials,
       region: this.region,

@@ -1,34 +1,12 @@
-import { Resolver } from 'node:dns';
 import * as z from 'zod/mini';
 
-// The one reader of the environment. The settings are read and checked when this module loads (once
-// per cold start): a bad value fails there, not mid-request. `config` is one object for the life of
+// The service's settings, the one place they are read from the environment (the wiring the platform
+// and the stack set, table names and the like, is variables.ts'). Read and checked when this module
+// loads (once per cold start): a bad value fails there, not mid-request. `config` is one object for the life of
 // the process; `reloadSettings` reads the environment into it again (a test that changed a setting),
 // so a module that reads `config.X` when it works, not when it loads, sees the change.
 
-/**
- * What a domain's CNAME should point at when no target is set (DOMAIN_TARGET, the stack's
- * `-c domainTarget=`): a reserved name (RFC 2606) that resolves nowhere, to be replaced by a real one.
- */
-export const DEFAULT_DOMAIN_TARGET = 'cname.platform.example';
-
-const serverList = (value: string): string[] =>
-  value
-    .split(',')
-    .map((server) => server.trim())
-    .filter(Boolean);
-
-function dnsServersValid(value: string): boolean {
-  try {
-    // The resolver's own parser: what it accepts is exactly what a check can use.
-    new Resolver().setServers(serverList(value));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const positiveInt = (fallback: number) =>
+export const positiveInt = (fallback: number) =>
   z.prefault(
     z.pipe(
       z.string().check(z.regex(/^[1-9][0-9]{0,8}$/, { error: 'must be a positive whole number' })),
@@ -89,65 +67,18 @@ export const ConfigSchema = z.object({
    * groups locally).
    */
   PLATFORM_BASE_URL: z.optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
-  /** Set, every store call goes to this DynamoDB (Local) instead of the region's (shared/db/client.ts). */
-  DYNAMODB_ENDPOINT: z.optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
-  /** The region the AWS calls go to: Lambda sets it. */
-  AWS_REGION: z.optional(z.string()),
-  AWS_DEFAULT_REGION: z.optional(z.string()),
-  /** `1`: webhooks may reach http, loopback and private receivers (a local run); the stack never sets it. */
-  WEBHOOKS_ALLOW_PRIVATE_TARGETS: z.optional(z.enum(['0', '1'], { error: 'must be 0 or 1' })),
-  /** The queue webhook deliveries go through (the stack sets it; locally an in-process queue). */
-  WEBHOOK_QUEUE_URL: z.optional(z.string()),
-  /** The unit of the webhook retry schedule, in seconds (shared/webhooks/retry-schedule.ts). */
-  WEBHOOK_RETRY_BASE_SECONDS: z.prefault(
-    z.pipe(
-      z.string().check(
-        z.regex(/^[0-9]{1,9}(\.[0-9]{1,9})?$/, { error: 'must be a positive number of seconds' }),
-        z.refine((value) => Number(value) > 0, 'must be a positive number of seconds'),
-      ),
-      z.transform((value) => Number(value)),
-    ),
-    '60',
-  ),
-  /** Where custom domains' checks ask DNS: `host:port` servers, comma-separated; unset, the system's resolver. */
-  DNS_SERVERS: z.optional(
-    z.pipe(
-      z.string().check(z.refine(dnsServersValid, 'must be host:port addresses, comma-separated')),
-      z.transform((value) => serverList(value)),
-    ),
-  ),
-  /** What custom domains' CNAME records should point at: a hostname, stored lower-case without the root dot. */
-  DOMAIN_TARGET: z.prefault(
-    z.pipe(
-      z
-        .string()
-        .check(
-          z.trim(),
-          z.toLowerCase(),
-          z.regex(/^[a-z0-9.-]{1,253}\.?$/, 'must be a hostname'),
-          z.includes('.', { error: 'must be a hostname' }),
-        ),
-      z.transform((value) => value.replace(/\.$/, '')),
-    ),
-    DEFAULT_DOMAIN_TARGET,
-  ),
-  /** How long one check of a domain waits for DNS, both lookups together. */
-  DOMAIN_CHECK_TIMEOUT_MS: z.prefault(
-    z.pipe(
-      z.string().check(z.regex(/^[1-9][0-9]{0,5}$/, { error: 'must be a positive whole number' })),
-      z.transform((value) => Number(value)),
-    ),
-    '2000',
-  ),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
 
-/** The settings in `env`; throws naming each variable that is wrong. */
-export function parseSettings(env: Record<string, string | undefined>): Config {
+/** `schema`'s settings in `env`; throws naming each variable that is wrong. */
+export function parseSection<S extends z.ZodMiniType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.output<S> {
   // An empty variable is an unset one (`DNS_SERVERS=` in a shell).
   const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const parsed = ConfigSchema.safeParse(set);
+  const parsed = schema.safeParse(set);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join('; ')}`);
@@ -155,26 +86,33 @@ export function parseSettings(env: Record<string, string | undefined>): Config {
   return parsed.data;
 }
 
-export const config: Config = parseSettings(process.env);
+/** The service's settings in `env`. */
+export const parseSettings = (env: Record<string, string | undefined>): Config =>
+  parseSection(ConfigSchema, env);
 
-/** Reads the environment into `config` again: for tests that change a setting, and put it back. */
-export function reloadSettings(): void {
-  const next = parseSettings(process.env);
-  for (const key of Object.keys(config) as (keyof Config)[]) if (!(key in next)) delete config[key];
-  Object.assign(config, next);
-}
+const sections: { schema: z.ZodMiniType; values: Record<string, unknown> }[] = [];
 
 /**
- * A variable whose name is data, not a setting of its own: a table's name (shared/db/tables.ts), a
- * secret's ARN, a key's id. Read when asked, so a test that sets one is seen at once.
+ * The settings of one feature, read from the environment and checked now (when the feature's module
+ * loads), and again by `reloadSettings`: a feature's settings live with the feature (custom domains',
+ * webhooks'), so only the functions that use them carry their schemas.
  */
-export const variable = (name: string): string | undefined => process.env[name] || undefined;
+export function settingsSection<S extends z.ZodMiniType>(schema: S): z.output<S> {
+  const values = parseSection(schema, process.env) as Record<string, unknown>;
+  sections.push({ schema, values });
+  return values as z.output<S>;
+}
 
-/** The value of a required variable; throws (at module load, where it is called) when missing. */
-export function requireEnv(name: string): string {
-  const value = variable(name);
-  if (value === undefined) {
-    throw new Error(`Missing required environment variable ${name}`);
+export const config: Config = parseSettings(process.env);
+
+/** Reads the environment into `config` and every section again: for tests that change a setting. */
+export function reloadSettings(): void {
+  for (const { schema, values } of [
+    { schema: ConfigSchema, values: config as Record<string, unknown> },
+    ...sections,
+  ]) {
+    const next = parseSection(schema, process.env) as Record<string, unknown>;
+    for (const key of Object.keys(values)) if (!(key in next)) delete values[key];
+    Object.assign(values, next);
   }
-  return value;
 }

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { checkAccess } from './access-check.ts';
-import { variable } from './config.ts';
 import { decryptDataKey, generateDataKey } from './kms.ts';
+import { variable } from './variables.ts';
 
 // Envelope encryption of the values users store (environment variables): each value is encrypted
 // with AES-256-GCM under a data key of its own, and the data key is kept encrypted beside it. In AWS

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { checkAccess } from './access-check.ts';
 import { clock } from './clock.ts';
-import { variable } from './config.ts';
+import { variable } from './variables.ts';
 
 // Secrets reach a function by name, never by value. In AWS a function's environment holds the
 // secret's ARN (`<VARIABLE>_ARN`), and the value comes from the AWS Parameters and Secrets Lambda

@@ -1,4 +1,4 @@
-import { config } from '#shared/runtime/config.ts';
+import { variable } from '#shared/runtime/variables.ts';
 import type { DeliveryMessage } from './messages.ts';
 import { sendMessageBatch } from './sqs.ts';
 
@@ -41,7 +41,7 @@ export function useLocalDeliveryQueue(queue: DeliveryQueue | undefined): void {
 
 /** The queue of this deployment: SQS when the stack configured one, else the local one. */
 export function deliveryQueue(): DeliveryQueue {
-  const queueUrl = config.WEBHOOK_QUEUE_URL;
+  const queueUrl = variable('WEBHOOK_QUEUE_URL');
   if (queueUrl) return sqsQueue(queueUrl);
   if (local) return local;
   throw new Error('No webhook delivery queue: WEBHOOK_QUEUE_URL is not set and no local queue runs');

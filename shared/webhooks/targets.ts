@@ -1,7 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup as resolveAll } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { config } from '#shared/runtime/config.ts';
 
 // Where a webhook may be delivered. A URL names a host; what matters is the address a connection
 // reaches. So the address is checked twice: when a subscription is made or changed (a clear 400),
@@ -46,11 +45,6 @@ export interface TargetPolicy {
   /** A local run's receivers: http, loopback and private addresses (never the metadata ones). */
   allowPrivateTargets: boolean;
 }
-
-/** The policy the settings give. The stack never sets the variable: there, https and public addresses only. */
-export const targetPolicy = (): TargetPolicy => ({
-  allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS === '1',
-});
 
 /** An IPv4 address inside IPv6 (`::ffff:10.0.0.1`, NAT64 `64:ff9b::a00:1`) is judged as IPv4. */
 function embeddedIpv4(address: string): string | undefined {

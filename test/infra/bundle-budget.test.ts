@@ -35,7 +35,7 @@ const PINNED: Record<string, number> = {
   'GET /deployments/{id}/logs (platform)': 0.782,
   'GET /deployments/{id}/wait (platform)': 0.766,
   'GET /health (backend)': 0.73,
-  'GET /invitations (platform)': 0.743,
+  'GET /invitations (platform)': 0.745,
   'GET /keys (platform)': 0.758,
   'GET /openapi.json, GET /docs, GET /docs/swagger-ui.css, GET /docs/swagger-ui-bundle.js, GET /docs/init.js (backend)': 0.741,
   'GET /projects (platform)': 0.758,

@@ -568,7 +568,7 @@ describe('a stack trace from a shipped bundle', () => {
   let trace = '';
 
   // The forced error: a table variable missing from the template's environment fails the cold
-  // start in shared/runtime/config.ts, called by the chain's builder (shared/http/endpoint.ts).
+  // start in shared/runtime/variables.ts, called by the chain's builder (shared/http/endpoint.ts).
   beforeAll(async () => {
     const function_ = deployedFunction('get-project');
     bundle = function_.bundle;
@@ -600,11 +600,11 @@ describe('a stack trace from a shipped bundle', () => {
     expect(payload).not.toHaveProperty('sourcesContent');
     const resolved = resolveStackTrace(trace, payload, mapFile, repoRoot);
     const throwLine = lineOf(
-      'shared/runtime/config.ts',
+      'shared/runtime/variables.ts',
       'throw new Error(`Missing required environment variable',
     );
     expect(resolved).toMatch(
-      new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/runtime/config\\.ts:${throwLine}:\\d+\\)`),
+      new RegExp(`\\n\\s+at requireEnv \\(\\S*shared/runtime/variables\\.ts:${throwLine}:\\d+\\)`),
     );
     const callLine = lineOf('shared/http/endpoint.ts', 'requireEnv(tables[key].envVar)');
     expect(resolved).toMatch(

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { PlatformStack } from '#infra/platform-stack.ts';
-import { DEFAULT_DOMAIN_TARGET } from '#shared/runtime/config.ts';
+import { DEFAULT_DOMAIN_TARGET } from '#shared/model/custom-domains/domains.ts';
 import { flattenedStack, TEST_SYNTH_CONTEXT, testOutdir } from '../support/stack-templates.ts';
 import { defaultStackTemplate } from '../support/synthesized-stack.ts';
 

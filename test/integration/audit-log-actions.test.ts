@@ -3,6 +3,7 @@ import type { AuditActor } from '#shared/model/audit.ts';
 import { routes } from '#shared/routes.ts';
 import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { Expected } from '../support/audit.ts';
+import * as audit from '../support/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
@@ -17,7 +18,6 @@ import { startReceiver } from '../support/webhook-receiver.ts';
 // action, so a new audited row without a request here fails the walk. Then the log of every team of
 // this file is searched for every secret the walk was given or shown.
 
-type Audit = typeof import('../support/audit.ts');
 type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
 
 let gateway: TestGateway;
@@ -25,7 +25,6 @@ let queue: LocalQueue;
 let dns: TestDnsServer;
 let receiver: WebhookReceiver;
 let restoreSettings: () => void;
-let audit: Audit;
 let routeActions: string[];
 
 /** Every team this file made: the secret scan reads all their logs. */
@@ -41,7 +40,6 @@ beforeAll(async () => {
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
-  audit = await import('../support/audit.ts');
   routeActions = [
     ...new Set(routes.flatMap((route) => ('audit' in route && route.audit ? [route.audit] : []))),
   ];

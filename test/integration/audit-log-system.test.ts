@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { startLocalSchedules } from '#infra/local/schedules.ts';
 import type { AuditEvent } from '#shared/model/audit.ts';
+import { clock } from '#shared/runtime/clock.ts';
+import * as audit from '../support/audit.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
 import type { TestPerson } from '../support/teams.ts';
@@ -14,7 +17,6 @@ import type { TestPerson } from '../support/teams.ts';
 // clock makes every pending domain of the table due, which must not reach another file's domains.
 
 type Repeating = import('#infra/local/every.ts').Repeating;
-type Audit = typeof import('../support/audit.ts');
 
 const MINUTE = 60_000;
 const WEEK = 7 * 24 * 60 * MINUTE;
@@ -24,9 +26,6 @@ let dns: TestDnsServer;
 let gateway: TestGateway;
 let schedules: Repeating;
 let restoreSettings: () => void;
-let audit: Audit;
-let call: typeof import('../support/http.ts').call;
-let clock: typeof import('#shared/runtime/clock.ts').clock;
 
 beforeAll(async () => {
   dns = await startDnsServer();
@@ -37,10 +36,6 @@ beforeAll(async () => {
     ...ownDomainsTableSettings(),
   });
   await createOwnDomainsTable();
-
-  audit = await import('../support/audit.ts');
-  ({ call } = await import('../support/http.ts'));
-  ({ clock } = await import('#shared/runtime/clock.ts'));
   gateway = await audit.startAuditedGateway(['auto-promote']);
   schedules = await startLocalSchedules({ intervalMs: 100 });
 }, 30_000);

@@ -1,24 +1,19 @@
 import type { AuditEvent } from '#shared/model/audit.ts';
+import * as audit from '../support/audit.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
+import { call } from '../support/http.ts';
 import type { TestPerson } from '../support/teams.ts';
+import { join } from '../support/teams.ts';
 
 // Reading a team's audit log (issue 35): refusals are logged, a request that changed nothing is not,
 // the filters and pages answer what they say, only admins and owners read it, and a team's log holds
 // only its own events. Refusals are written before the 403 is answered; changes' events come from
 // the streams, read by this file's poller, so a test reads the log until they are there.
 
-type Audit = typeof import('../support/audit.ts');
-
 let gateway: TestGateway;
-let audit: Audit;
-let call: typeof import('../support/http.ts').call;
-let join: typeof import('../support/teams.ts').join;
 
 beforeAll(async () => {
-  audit = await import('../support/audit.ts');
-  ({ call } = await import('../support/http.ts'));
-  ({ join } = await import('../support/teams.ts'));
   gateway = await audit.startAuditedGateway();
 });
 afterAll(async () => {

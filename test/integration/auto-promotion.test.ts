@@ -4,11 +4,14 @@ import { streamConsumers } from '#shared/consumers.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
+import { newDeployment } from '../support/resources.ts';
 import {
   type ResponseDroppingProxy,
   startResponseDroppingProxy,
 } from '../support/response-dropping-proxy.ts';
 import { overrideSettings } from '../support/settings.ts';
+import * as users from '../support/users.ts';
+import { newCaller } from '../support/users.ts';
 
 // Automatic promotion that fails at first (issue 38, item 4). The store refuses every transaction for
 // a while (a proxy in front of DynamoDB Local answers them 500): the report's own attempt to move
@@ -23,16 +26,11 @@ let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
 let poller: StreamPoller;
 let restoreSettings: () => void;
-let newCaller: typeof import('../support/users.ts').newCaller;
-let newDeployment: typeof import('../support/resources.ts').newDeployment;
 
 beforeAll(async () => {
   proxy = await startResponseDroppingProxy(store);
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: proxy.url });
   // Imported only now: the store's client reads its endpoint when it loads.
-  const users = await import('../support/users.ts');
-  ({ newCaller } = users);
-  ({ newDeployment } = await import('../support/resources.ts'));
   gateway = await startGateway();
   // The streams are read from the store itself; the consumer's own calls go through the proxy.
   poller = await startStreamPoller(store, {

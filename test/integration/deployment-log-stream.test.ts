@@ -1,8 +1,12 @@
 import { restoreClockAfterEach } from '../support/clock.ts';
 import type { ServerEvent } from '../support/event-stream.ts';
+import { collect, followToEnd, openEventStream } from '../support/event-stream.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import { builderOf, newDeployment } from '../support/resources.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 import { pinMidWindow } from '../support/window.ts';
 
 // Following a build log through the local gateway, which streams a function's answer as API Gateway's
@@ -19,18 +23,7 @@ const restoreSettings = overrideSettings({
 });
 // Settings are read when the service's modules load: everything that loads them is imported after.
 let gateway: TestGateway;
-let call: typeof import('../support/http.ts').call;
-let newCaller: typeof import('../support/users.ts').newCaller;
-let openEventStream: typeof import('../support/event-stream.ts').openEventStream;
-let collect: typeof import('../support/event-stream.ts').collect;
-let followToEnd: typeof import('../support/event-stream.ts').followToEnd;
-let newDeployment: typeof import('../support/resources.ts').newDeployment;
-let builderOf: typeof import('../support/resources.ts').builderOf;
 beforeAll(async () => {
-  ({ call } = await import('../support/http.ts'));
-  ({ newCaller } = await import('../support/users.ts'));
-  ({ openEventStream, collect, followToEnd } = await import('../support/event-stream.ts'));
-  ({ newDeployment, builderOf } = await import('../support/resources.ts'));
   gateway = await startGateway();
 });
 afterAll(async () => {

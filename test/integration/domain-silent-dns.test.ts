@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { startLocalSchedules } from '#infra/local/schedules.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 
 // The background check of a custom domain when DNS does not answer: the domain stays pending, says
 // why on its records, is checked again later, and the check gives up at its limit instead of holding
@@ -22,9 +25,6 @@ let dns: TestDnsServer;
 let gateway: TestGateway;
 let schedules: Repeating;
 let restoreSettings: () => void;
-let call: typeof import('../support/http.ts').call;
-let newCaller: typeof import('../support/users.ts').newCaller;
-let clock: typeof import('#shared/runtime/clock.ts').clock;
 
 beforeAll(async () => {
   dns = await startDnsServer();
@@ -35,9 +35,6 @@ beforeAll(async () => {
     ...ownDomainsTableSettings(),
   });
   await createOwnDomainsTable();
-  ({ newCaller } = await import('../support/users.ts'));
-  ({ call } = await import('../support/http.ts'));
-  ({ clock } = await import('#shared/runtime/clock.ts'));
   gateway = await startGateway();
   schedules = await startLocalSchedules({ intervalMs: 100 });
 }, 30_000);

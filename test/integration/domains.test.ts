@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { startLocalSchedules } from '#infra/local/schedules.ts';
 import { startStreamPoller } from '#infra/local/stream-poller.ts';
 import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestDnsServer } from '../support/dns-server.ts';
 import { startDnsServer } from '../support/dns-server.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
+import { call } from '../support/http.ts';
 import { createOwnDomainsTable, ownDomainsTableSettings } from '../support/own-domains-table.ts';
 import { overrideSettings } from '../support/settings.ts';
+import * as users from '../support/users.ts';
+import { newCaller } from '../support/users.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 // Custom domains over HTTP, with DNS answered by a server this file controls (on loopback: no
 // network), the background checks run by the local schedule every 100 ms, and webhooks delivered to
@@ -20,7 +25,6 @@ import type { WebhookReceiver } from '../support/webhook-receiver.ts';
 type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
 type StreamPoller = import('#infra/local/stream-poller.ts').StreamPoller;
 type Repeating = import('#infra/local/every.ts').Repeating;
-type Users = typeof import('../support/users.ts');
 
 const TARGET = 'edge.platform.test';
 const CHECK_TIMEOUT_MS = 1000;
@@ -31,10 +35,6 @@ let queue: LocalQueue;
 let poller: StreamPoller;
 let schedules: Repeating;
 let restoreSettings: () => void;
-let call: typeof import('../support/http.ts').call;
-let newCaller: Users['newCaller'];
-let clock: typeof import('#shared/runtime/clock.ts').clock;
-let startReceiver: typeof import('../support/webhook-receiver.ts').startReceiver;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
@@ -48,11 +48,6 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
   await createOwnDomainsTable();
-  const users = await import('../support/users.ts');
-  ({ newCaller } = users);
-  ({ call } = await import('../support/http.ts'));
-  ({ clock } = await import('#shared/runtime/clock.ts'));
-  ({ startReceiver } = await import('../support/webhook-receiver.ts'));
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings());
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {

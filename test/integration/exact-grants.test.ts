@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { functionGrants } from '#infra/access/grants.ts';
+import * as enforcement from '#infra/local/iam/enforce.ts';
 import { permissionsOf } from '#infra/local/iam/policy.ts';
 import { startLocalSchedules } from '#infra/local/schedules.ts';
 import { startStreamPoller } from '#infra/local/stream-poller.ts';
@@ -28,7 +29,6 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 // with AccessDenied) and on a permission granted and never used (granted too much), except the few
 // kept on purpose below, each with its reason.
 
-type Enforcement = typeof import('#infra/local/iam/enforce.ts');
 type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
 type StreamPoller = import('#infra/local/stream-poller.ts').StreamPoller;
 type Repeating = import('#infra/local/every.ts').Repeating;
@@ -70,7 +70,6 @@ let queue: LocalQueue;
 let poller: StreamPoller;
 let schedules: Repeating;
 let receiver: WebhookReceiver;
-let enforcement: Enforcement;
 let restoreSettings: () => void;
 let data: BenchSetup;
 
@@ -88,7 +87,6 @@ beforeAll(async () => {
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
-  enforcement = await import('#infra/local/iam/enforce.ts');
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings());
   receiver = await startReceiver();

@@ -1,7 +1,11 @@
 import type { EventStream } from '../support/event-stream.ts';
+import { openEventStream } from '../support/event-stream.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
+import * as made from '../support/resources.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 
 // Held-open requests (a followed log, a wait) are limited by how many are open at once (issue 38,
 // item 2): 10 per key and 25 per owner, counted exactly under concurrency; one more is 429 with
@@ -9,15 +13,7 @@ import { overrideSettings } from '../support/settings.ts';
 
 const restoreSettings = overrideSettings({ LOG_STREAM_POLL_MS: '200', LOG_STREAM_KEEPALIVE_MS: '1000' });
 let gateway: TestGateway;
-let call: typeof import('../support/http.ts').call;
-let newCaller: typeof import('../support/users.ts').newCaller;
-let openEventStream: typeof import('../support/event-stream.ts').openEventStream;
-let made: typeof import('../support/resources.ts');
 beforeAll(async () => {
-  ({ call } = await import('../support/http.ts'));
-  ({ newCaller } = await import('../support/users.ts'));
-  ({ openEventStream } = await import('../support/event-stream.ts'));
-  made = await import('../support/resources.ts');
   gateway = await startGateway();
 });
 afterAll(async () => {

@@ -3,6 +3,8 @@ import { db } from '#shared/db/client.ts';
 import { tableName } from '#shared/db/tables.ts';
 import { hashApiKey } from '#shared/model/api-key-format.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
 import { uniqueEmail } from '../support/names.ts';
 import { overrideSettings } from '../support/settings.ts';
@@ -12,11 +14,9 @@ import { join, newPerson, newTeam } from '../support/teams.ts';
 // modules load, so they are loaded after the setting.
 let restoreSettings: () => void;
 let gateway: TestGateway;
-let call: typeof import('../support/http.ts').call;
 beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
-  ({ call } = await import('../support/http.ts'));
-  gateway = await (await import('../support/gateway.ts')).startGateway();
+  gateway = await startGateway();
 });
 afterAll(async () => {
   await gateway.close();

@@ -7,7 +7,7 @@ import { call } from '../support/http.ts';
 import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
 import { keyWith } from '../support/resources.ts';
 import type { DropOptions, ResponseDroppingProxy } from '../support/response-dropping-proxy.ts';
-import type { TestCaller } from '../support/users.ts';
+import { newCaller } from '../support/users.ts';
 
 // Writes applied whose answers were lost (issue 38, item 1), in every loop that reads again and
 // decides again after a write it believes failed: the variables' changes (`serially`), production
@@ -20,12 +20,10 @@ import type { TestCaller } from '../support/users.ts';
 let proxied: ProxiedGateway;
 let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
-let newCaller: () => Promise<TestCaller>;
 
 beforeAll(async () => {
   proxied = await startProxiedGateway();
   ({ proxy, gateway } = proxied);
-  ({ newCaller } = await import('../support/users.ts'));
 });
 afterAll(() => proxied.close());
 

@@ -1,9 +1,12 @@
 import { parseEmf } from '../support/emf.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
+import { call } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
 import { uniqueEmail } from '../support/names.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 
 // Each access line carries its route's metrics in CloudWatch's Embedded Metric Format; these
 // requests go through the local gateway to the handlers Lambda runs, and their lines are read back
@@ -12,14 +15,10 @@ import { overrideSettings } from '../support/settings.ts';
 // Logging is on for this suite (the run keeps it silent): LOG_LEVEL is read when the service's
 // modules load, so they are loaded after it is set.
 let restoreSettings: () => void;
-let call: typeof import('../support/http.ts').call;
-let newCaller: typeof import('../support/users.ts').newCaller;
 let gateway: TestGateway;
 beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
-  ({ call } = await import('../support/http.ts'));
-  ({ newCaller } = await import('../support/users.ts'));
-  gateway = await (await import('../support/gateway.ts')).startGateway();
+  gateway = await startGateway();
 });
 afterAll(async () => {
   await gateway.close();

@@ -4,6 +4,7 @@ import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller } from '../support/users.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 // A test ping's retries fall due long after the request that sent it has answered (issue 22, item 2).
@@ -15,13 +16,11 @@ const UNIT_SECONDS = 0.2;
 const JITTER = 0.2;
 
 type LocalQueue = import('#infra/local/webhook-queue.ts').LocalWebhookQueue;
-type NewCaller = typeof import('../support/users.ts').newCaller;
 
 let gateway: TestGateway;
 let queue: LocalQueue;
 let target: WebhookReceiver;
 let restoreSettings: () => void;
-let newCaller: NewCaller;
 
 beforeAll(async () => {
   restoreSettings = overrideSettings({
@@ -30,7 +29,6 @@ beforeAll(async () => {
     REQUEST_DEADLINE_MS: '1000',
   });
   // Imported only now: settings are read when the service's modules load.
-  ({ newCaller } = await import('../support/users.ts'));
   gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings());
   target = await startReceiver([500, 500, 500, 204]);

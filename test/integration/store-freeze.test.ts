@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { config } from '#shared/runtime/config.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
 import { call, type JsonResponse, rateLimitOf } from '../support/http.ts';
@@ -40,7 +41,7 @@ beforeAll(async () => {
   await createTablesOf(process.env, dynamo.endpoint);
   // The default deadline, not the test run's roomier one.
   restoreSettings = overrideSettings({ DYNAMODB_ENDPOINT: dynamo.endpoint, REQUEST_DEADLINE_MS: '3000' });
-  ({ REQUEST_DEADLINE_MS: deadlineMs } = (await import('#shared/runtime/config.ts')).config);
+  ({ REQUEST_DEADLINE_MS: deadlineMs } = config);
   gateway = await startGateway();
   ({ key } = await newCaller({ rateLimit: 1_000 }));
   const project = await call(`${gateway.baseUrl}/projects`, {

@@ -3,6 +3,7 @@ import { call } from '../support/http.ts';
 import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
 import type { ResponseDroppingProxy } from '../support/response-dropping-proxy.ts';
 import type { TestPerson } from '../support/teams.ts';
+import * as teams from '../support/teams.ts';
 
 // Deleting a team revokes its tokens, which it finds through the keys' owner index. In DynamoDB that
 // index can lag behind a token made a moment before, and a token that outlived its team would still
@@ -13,11 +14,9 @@ import type { TestPerson } from '../support/teams.ts';
 let proxied: ProxiedGateway;
 let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
-let teams: typeof import('../support/teams.ts');
 beforeAll(async () => {
   proxied = await startProxiedGateway();
   ({ proxy, gateway } = proxied);
-  teams = await import('../support/teams.ts');
 });
 afterAll(() => proxied.close());
 

@@ -3,6 +3,7 @@ import { issueApiKey } from '#shared/domain/api-keys.ts';
 import type { Scope } from '#shared/model/scopes.ts';
 import { actsInTeam, type EndpointRoute, routes } from '#shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGatewayDroppingDeliveries } from '../support/gateway.ts';
 import { call, type JsonResponse } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson, teamOfEveryRole } from '../support/teams.ts';
 
@@ -127,7 +128,7 @@ async function keyOf(person: TestPerson, scopes: Scope[]): Promise<string> {
 let gateway: TestGateway;
 beforeAll(async () => {
   // Deliveries are not what this file is about.
-  gateway = await (await import('../support/gateway.ts')).startGatewayDroppingDeliveries();
+  gateway = await startGatewayDroppingDeliveries();
 });
 afterAll(() => gateway.close());
 

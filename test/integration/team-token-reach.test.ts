@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newId } from '#shared/model/ids.ts';
 import { actsInTeam, type EndpointRoute, routes, takesIdempotencyKey } from '#shared/routes.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { startGatewayDroppingDeliveries } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { join, newPerson, newTeam, type TestPerson } from '../support/teams.ts';
 
@@ -136,7 +137,7 @@ function requestOf(route: EndpointRoute, things: Things): { path: string; json?:
 let gateway: TestGateway;
 beforeAll(async () => {
   // Deliveries are not what this file is about.
-  gateway = await (await import('../support/gateway.ts')).startGatewayDroppingDeliveries();
+  gateway = await startGatewayDroppingDeliveries();
 });
 afterAll(() => gateway.close());
 

@@ -2,25 +2,21 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook as Verifier } from 'standardwebhooks';
 import type { TestGateway } from '../support/gateway.ts';
 import type { JsonResponse } from '../support/http.ts';
+import { call } from '../support/http.ts';
 import type { TestPerson } from '../support/teams.ts';
+import { join, newPerson, newTeam } from '../support/teams.ts';
 import { startWebhookDelivery, type WebhookDelivery } from '../support/webhook-delivery.ts';
 import type { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 // A shared team's webhooks over HTTP: they receive the events of the team's projects, whichever
 // member made them, and nothing of any other team's, the members' personal teams included. The
 // fan-out runs as in webhooks.test.ts (test/support/webhook-delivery.ts), fed only the records
 // stored under this file's teams and people.
 
-type Teams = typeof import('../support/teams.ts');
-
 let delivery: WebhookDelivery;
 let gateway: TestGateway;
 let queue: WebhookDelivery['queue'];
-let call: typeof import('../support/http.ts').call;
-let newPerson: Teams['newPerson'];
-let newTeam: Teams['newTeam'];
-let join: Teams['join'];
-let startReceiver: typeof import('../support/webhook-receiver.ts').startReceiver;
 const receivers: WebhookReceiver[] = [];
 
 /** The partitions (team ids, and user ids for personal teams) whose records this file's poller takes. */
@@ -39,9 +35,6 @@ beforeAll(async () => {
   });
   ({ gateway, queue } = delivery);
   // Loaded after the delivery's settings, which they read when they load.
-  ({ call } = await import('../support/http.ts'));
-  ({ newPerson, newTeam, join } = await import('../support/teams.ts'));
-  ({ startReceiver } = await import('../support/webhook-receiver.ts'));
 }, 30_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import type { TestGateway } from '../support/gateway.ts';
 import { call } from '../support/http.ts';
 import { type ProxiedGateway, startProxiedGateway } from '../support/proxied-gateway.ts';
 import type { ResponseDroppingProxy } from '../support/response-dropping-proxy.ts';
-import type { TestCaller } from '../support/users.ts';
+import { newCaller } from '../support/users.ts';
 
 // A read of many items by key (BatchGetItem, shared/db/batch-get.ts) that DynamoDB answers with keys
 // left unprocessed, as it does past a table's capacity: the read asks again for those keys, waiting
@@ -13,12 +13,10 @@ import type { TestCaller } from '../support/users.ts';
 let proxied: ProxiedGateway;
 let proxy: ResponseDroppingProxy;
 let gateway: TestGateway;
-let newCaller: () => Promise<TestCaller>;
 
 beforeAll(async () => {
   proxied = await startProxiedGateway();
   ({ proxy, gateway } = proxied);
-  ({ newCaller } = await import('../support/users.ts'));
 });
 afterAll(() => proxied.close());
 

@@ -1,10 +1,13 @@
 import { startStreamPoller } from '#infra/local/stream-poller.ts';
 import { startLocalWebhookQueue } from '#infra/local/webhook-queue.ts';
+import { streamConsumers } from '#shared/consumers.ts';
 import { deliverySettings } from '#shared/webhooks/settings.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { startGateway } from '../support/gateway.ts';
+import { call } from '../support/http.ts';
 import { captureLogs } from '../support/logs.ts';
 import { overrideSettings } from '../support/settings.ts';
+import { newCaller, ownedByThisRun } from '../support/users.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 // A subscription's secret is shown once, in the 201, and never written to a log line: not by the
@@ -14,8 +17,6 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 let gateway: TestGateway;
 let stop: () => Promise<void>;
 let restoreSettings: () => void;
-let call: typeof import('../support/http.ts').call;
-let newCaller: typeof import('../support/users.ts').newCaller;
 let drained: () => Promise<void>;
 let target: WebhookReceiver;
 
@@ -25,17 +26,13 @@ beforeAll(async () => {
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1',
     WEBHOOK_RETRY_BASE_SECONDS: '0.002',
   });
-  ({ call } = await import('../support/http.ts'));
-  ({ newCaller } = await import('../support/users.ts'));
   gateway = await startGateway();
   const queue = startLocalWebhookQueue(deliverySettings());
   const poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
-    consumers: (await import('#shared/consumers.ts')).streamConsumers.filter(
-      ({ handler }) => handler !== 'record-audit-events',
-    ),
-    accepts: (await import('../support/users.ts')).ownedByThisRun,
+    consumers: streamConsumers.filter(({ handler }) => handler !== 'record-audit-events'),
+    accepts: ownedByThisRun,
   });
   drained = () => queue.drained();
   target = await startReceiver([500, 204]);

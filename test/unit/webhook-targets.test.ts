@@ -1,8 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseSettings } from '#shared/runtime/config.ts';
+import { parseSection } from '#shared/runtime/config.ts';
 import { MAX_ATTEMPTS, retryDelaySeconds, scheduleSeconds } from '#shared/webhooks/retry-schedule.ts';
 import { sendWebhook } from '#shared/webhooks/sender.ts';
+import { WebhookSettingsSchema } from '#shared/webhooks/settings.ts';
 import { refusalOf, targetRefusalOf, urlRefusalOf } from '#shared/webhooks/targets.ts';
 
 // Where deliveries may go, checked on addresses, URLs and real connections; and when they are retried.
@@ -165,7 +166,7 @@ describe('the retry schedule', () => {
 
   it('is scaled by WEBHOOK_RETRY_BASE_SECONDS, and refuses a value that is not a positive number', () => {
     const retryBaseSeconds = (value?: string) =>
-      parseSettings({ WEBHOOK_RETRY_BASE_SECONDS: value }).WEBHOOK_RETRY_BASE_SECONDS;
+      parseSection(WebhookSettingsSchema, { WEBHOOK_RETRY_BASE_SECONDS: value }).WEBHOOK_RETRY_BASE_SECONDS;
     expect(retryBaseSeconds()).toBe(60);
     expect(retryBaseSeconds('0.002')).toBe(0.002);
     expect(() => retryBaseSeconds('soon')).toThrow('WEBHOOK_RETRY_BASE_SECONDS');

@@ -2,8 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PlatformClient } from '@platform-api/client';
+import { startLocalBuilder } from '../../../infra/local/builder.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
+import { startGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
+import { newCaller } from '../../../test/support/users.ts';
+import { run } from '../src/cli.ts';
 import type { IO } from '../src/io.ts';
 
 // Commands run in-process, each with fake streams that record what was written and when (the way
@@ -13,16 +18,8 @@ import type { IO } from '../src/io.ts';
 const restoreSettings = overrideSettings({ LOG_STREAM_POLL_MS: '100' });
 let gateway: TestGateway;
 let home: string;
-let run: typeof import('../src/cli.ts').run;
-let newCaller: typeof import('../../../test/support/users.ts').newCaller;
-let startLocalBuilder: typeof import('../../../infra/local/builder.ts').startLocalBuilder;
-let PlatformClient: typeof import('@platform-api/client').PlatformClient;
 beforeAll(async () => {
-  ({ run } = await import('../src/cli.ts'));
-  ({ newCaller } = await import('../../../test/support/users.ts'));
-  ({ startLocalBuilder } = await import('../../../infra/local/builder.ts'));
-  ({ PlatformClient } = await import('@platform-api/client'));
-  gateway = await (await import('../../../test/support/gateway.ts')).startGateway();
+  gateway = await startGateway();
   home = await mkdtemp(join(tmpdir(), 'platform-cli-in-process-'));
 });
 afterAll(async () => {

@@ -1,8 +1,11 @@
 import { startLocalWebhookQueue } from '../../../infra/local/webhook-queue.ts';
 import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
+import { startGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
+import { newCaller } from '../../../test/support/users.ts';
 import type { WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
+import { startReceiver } from '../../../test/support/webhook-receiver.ts';
 import { inProcessCli } from './support/in-process.ts';
 
 // `platform webhooks get|update|deliveries`, in-process with recording streams against the local
@@ -12,13 +15,11 @@ const restoreSettings = overrideSettings({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: '1' }
 let gateway: TestGateway;
 let queue: import('../../../infra/local/webhook-queue.ts').LocalWebhookQueue;
 let receiver: WebhookReceiver;
-let newCaller: typeof import('../../../test/support/users.ts').newCaller;
 beforeAll(async () => {
   // Imported only now: settings are read when the service's modules load.
-  ({ newCaller } = await import('../../../test/support/users.ts'));
-  gateway = await (await import('../../../test/support/gateway.ts')).startGateway();
+  gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings());
-  receiver = await (await import('../../../test/support/webhook-receiver.ts')).startReceiver([204]);
+  receiver = await startReceiver([204]);
 });
 afterAll(async () => {
   queue.stop();

@@ -1,6 +1,10 @@
+import { startLocalBuilder } from '../../../infra/local/builder.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
+import { startGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
+import { newCaller } from '../../../test/support/users.ts';
 import type { PlatformClient as Client, FollowEvent } from '../src/index.ts';
+import { PlatformClient } from '../src/index.ts';
 
 // `client.deployments.follow` against the local gateway while the local builder (what
 // `npm start` runs) builds: its lines as they are written, the end after the
@@ -11,14 +15,8 @@ import type { PlatformClient as Client, FollowEvent } from '../src/index.ts';
 const restoreSettings = overrideSettings({ LOG_STREAM_POLL_MS: '100', LOG_STREAM_LIFETIME_MS: '700' });
 // Settings are read when the service's modules load: everything that loads them is imported after.
 let gateway: TestGateway;
-let newCaller: typeof import('../../../test/support/users.ts').newCaller;
-let startLocalBuilder: typeof import('../../../infra/local/builder.ts').startLocalBuilder;
-let PlatformClient: typeof import('../src/index.ts').PlatformClient;
 beforeAll(async () => {
-  ({ newCaller } = await import('../../../test/support/users.ts'));
-  ({ startLocalBuilder } = await import('../../../infra/local/builder.ts'));
-  ({ PlatformClient } = await import('../src/index.ts'));
-  gateway = await (await import('../../../test/support/gateway.ts')).startGateway();
+  gateway = await startGateway();
 });
 afterAll(async () => {
   await gateway.close();

@@ -1,11 +1,16 @@
 import { startStreamPoller } from '../../../infra/local/stream-poller.ts';
 import { startLocalWebhookQueue } from '../../../infra/local/webhook-queue.ts';
+import { streamConsumers } from '../../../shared/consumers.ts';
 import { deliverySettings } from '../../../shared/webhooks/settings.ts';
 import { signedHeaders } from '../../../shared/webhooks/signer.ts';
 import type { TestGateway } from '../../../test/support/gateway.ts';
+import { startGateway } from '../../../test/support/gateway.ts';
 import { overrideSettings } from '../../../test/support/settings.ts';
+import * as users from '../../../test/support/users.ts';
+import { newCaller } from '../../../test/support/users.ts';
 import type { ReceivedWebhook, WebhookReceiver } from '../../../test/support/webhook-receiver.ts';
-import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from '../src/index.ts';
+import { startReceiver } from '../../../test/support/webhook-receiver.ts';
+import { PlatformClient, verifyWebhook, type WebhookEvent, WebhookVerificationError } from '../src/index.ts';
 
 // `verifyWebhook` on deliveries the local service really makes (a subscription of a new user to a
 // receiver on loopback, which a local run may allow): the service's own signature verifies, and a
@@ -19,25 +24,16 @@ let gateway: TestGateway;
 let queue: LocalQueue;
 let poller: StreamPoller;
 const receivers: WebhookReceiver[] = [];
-let startReceiver: typeof import('../../../test/support/webhook-receiver.ts').startReceiver;
-let PlatformClient: typeof import('../src/index.ts').PlatformClient;
-let newCaller: typeof import('../../../test/support/users.ts').newCaller;
 beforeAll(async () => {
-  ({ PlatformClient } = await import('../src/index.ts'));
-  const users = await import('../../../test/support/users.ts');
-  newCaller = users.newCaller;
-  gateway = await (await import('../../../test/support/gateway.ts')).startGateway();
+  gateway = await startGateway();
   queue = startLocalWebhookQueue(deliverySettings());
   // Only this file's users' records: another file's poller delivers its own.
   poller = await startStreamPoller(process.env.DYNAMODB_ENDPOINT ?? '', {
     intervalMs: 50,
     // Not the audit log's recorder: its seven streams would double what this file asks of DynamoDB Local.
-    consumers: (await import('../../../shared/consumers.ts')).streamConsumers.filter(
-      ({ handler }) => handler !== 'record-audit-events',
-    ),
+    consumers: streamConsumers.filter(({ handler }) => handler !== 'record-audit-events'),
     accepts: users.ownedByThisRun,
   });
-  ({ startReceiver } = await import('../../../test/support/webhook-receiver.ts'));
 });
 afterAll(async () => {
   await poller.stop();

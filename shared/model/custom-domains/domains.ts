@@ -16,6 +16,12 @@ export type RecordState = (typeof RECORD_STATES)[number];
 export const ROUTING_TYPES = ['CNAME', 'ALIAS'] as const;
 export type RoutingType = (typeof ROUTING_TYPES)[number];
 
+/**
+ * What a domain's CNAME should point at when no target is set (DOMAIN_TARGET, the stack's
+ * `-c domainTarget=`): a reserved name (RFC 2606) that resolves nowhere, to be replaced by a real one.
+ */
+export const DEFAULT_DOMAIN_TARGET = 'cname.platform.example';
+
 /** Names one project may hold at once. */
 export const MAX_DOMAINS_PER_PROJECT = 50;
 

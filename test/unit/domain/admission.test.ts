@@ -1,9 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#shared/db/client.ts';
+import { revokeApiKeyByHash } from '#shared/db/keys/api-keys.ts';
+import { tableName } from '#shared/db/tables.ts';
+import * as admission from '#shared/domain/admission.ts';
+import { hashApiKey } from '#shared/model/api-key-format.ts';
 import { RateLimitedError, UnauthorizedError } from '#shared/model/errors.ts';
 import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { uniqueSourceIp } from '../../support/proxy-events.ts';
 import { overrideSettings } from '../../support/settings.ts';
+import { newCaller } from '../../support/users.ts';
 import { pinMidWindow } from '../../support/window.ts';
 
 // admit() on DynamoDB Local: a valid key is authenticated and counted in one write (which also
@@ -11,21 +17,9 @@ import { pinMidWindow } from '../../support/window.ts';
 // its own. This suite loads the service with 2 anonymous requests per address and window.
 
 let restoreSettings: () => void;
-let admission: typeof import('#shared/domain/admission.ts');
-let newCaller: typeof import('../../support/users.ts').newCaller;
-let hashApiKey: typeof import('#shared/model/api-key-format.ts').hashApiKey;
-let revokeApiKeyByHash: typeof import('#shared/db/keys/api-keys.ts').revokeApiKeyByHash;
-let db: typeof import('#shared/db/client.ts').db;
-let tableName: typeof import('#shared/db/tables.ts').tableName;
 
 beforeAll(async () => {
   restoreSettings = overrideSettings({ ANONYMOUS_RATE_LIMIT_MAX: '2' });
-  admission = await import('#shared/domain/admission.ts');
-  ({ newCaller } = await import('../../support/users.ts'));
-  ({ hashApiKey } = await import('#shared/model/api-key-format.ts'));
-  ({ revokeApiKeyByHash } = await import('#shared/db/keys/api-keys.ts'));
-  ({ db } = await import('#shared/db/client.ts'));
-  ({ tableName } = await import('#shared/db/tables.ts'));
 });
 afterAll(() => restoreSettings());
 

@@ -1,5 +1,9 @@
+import { errorShaping } from '#shared/http/answers/error-response.ts';
+import { requestLifecycle } from '#shared/http/request-lifecycle.ts';
 import type { ProxyResult } from '#shared/http/types.ts';
+import { NotFoundError } from '#shared/model/errors.ts';
 import { personalTeamOf } from '#shared/model/teams.ts';
+import { clock } from '#shared/runtime/clock.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { proxyEvent, runChain, type TestHandler } from '../../support/proxy-events.ts';
@@ -9,20 +13,9 @@ import { overrideSettings } from '../../support/settings.ts';
 // and one access log line per request. Logging is on for this suite (the run keeps it silent).
 
 let restoreSettings: () => void;
-let modules: {
-  requestLifecycle: typeof import('#shared/http/request-lifecycle.ts').requestLifecycle;
-  errorShaping: typeof import('#shared/http/answers/error-response.ts').errorShaping;
-  clock: typeof import('#shared/runtime/clock.ts').clock;
-  NotFoundError: typeof import('#shared/model/errors.ts').NotFoundError;
-};
-beforeAll(async () => {
+const modules = { requestLifecycle, errorShaping, clock, NotFoundError };
+beforeAll(() => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
-  modules = {
-    ...(await import('#shared/http/request-lifecycle.ts')),
-    ...(await import('#shared/http/answers/error-response.ts')),
-    ...(await import('#shared/runtime/clock.ts')),
-    ...(await import('#shared/model/errors.ts')),
-  };
 });
 afterAll(() => restoreSettings());
 restoreClockAfterEach();

@@ -1,3 +1,6 @@
+import { rateLimitHeaders } from '#shared/http/admission/rate-limit-headers.ts';
+import { sourceThrottle } from '#shared/http/admission/source-throttle.ts';
+import { errorShaping } from '#shared/http/answers/error-response.ts';
 import { restoreClockAfterEach } from '../../support/clock.ts';
 import { bodyOf, proxyEvent, runChain, uniqueSourceIp } from '../../support/proxy-events.ts';
 import { overrideSettings } from '../../support/settings.ts';
@@ -8,15 +11,9 @@ import { pinMidWindow } from '../../support/window.ts';
 // loads the service with an allowance of 2 (settings are read when the modules load).
 
 let restoreSettings: () => void;
-let sourceThrottle: typeof import('#shared/http/admission/source-throttle.ts').sourceThrottle;
-let errorShaping: typeof import('#shared/http/answers/error-response.ts').errorShaping;
-let rateLimitHeaders: typeof import('#shared/http/admission/rate-limit-headers.ts').rateLimitHeaders;
 
 beforeAll(async () => {
   restoreSettings = overrideSettings({ AUTH_RATE_LIMIT_MAX: '2' });
-  ({ sourceThrottle } = await import('#shared/http/admission/source-throttle.ts'));
-  ({ errorShaping } = await import('#shared/http/answers/error-response.ts'));
-  ({ rateLimitHeaders } = await import('#shared/http/admission/rate-limit-headers.ts'));
 });
 afterAll(() => restoreSettings());
 

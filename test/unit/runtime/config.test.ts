@@ -7,9 +7,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const CONFIG = join(import.meta.dirname, '../../../shared/runtime/config.ts');
+const DOMAIN_SETTINGS = join(import.meta.dirname, '../../../shared/domain/custom-domains/settings.ts');
 
-async function load(env: Record<string, string>): Promise<string> {
-  const script = `import(${JSON.stringify(CONFIG)}).then((m) => console.log(JSON.stringify(m.config)), (e) => console.log(e.message))`;
+/** What `module` makes of `env` as it loads: `read(module)` as JSON, or the error's message. */
+async function load(env: Record<string, string>, module = CONFIG, read = '(m) => m.config'): Promise<string> {
+  const script = `import(${JSON.stringify(module)}).then((m) => console.log(JSON.stringify((${read})(m))), (e) => console.log(e.message))`;
   const { stdout } = await run(process.execPath, ['-e', script], {
     env: { PATH: process.env.PATH ?? '', ...env },
   });
@@ -33,26 +35,31 @@ describe('configuration', () => {
       LOG_LEVEL: 'info',
       METRICS_BY_ROUTE: 'on',
       SERVICE_NAME: 'platform-api',
-      WEBHOOK_RETRY_BASE_SECONDS: 60,
-      DOMAIN_TARGET: 'cname.platform.example',
-      DOMAIN_CHECK_TIMEOUT_MS: 2_000,
     });
   });
 
-  it("checks the custom domains' settings as it loads, naming the variable that is wrong", async () => {
-    expect(
-      JSON.parse(await load({ DNS_SERVERS: '127.0.0.1:5353, [::1]:53', DOMAIN_TARGET: 'Edge.Example.COM.' })),
-    ).toMatchObject({
-      DNS_SERVERS: ['127.0.0.1:5353', '[::1]:53'],
-      DOMAIN_TARGET: 'edge.example.com',
+  it("checks the custom domains' settings as their module loads, naming the variable that is wrong", async () => {
+    const domains = (env: Record<string, string>) => load(env, DOMAIN_SETTINGS, '(m) => m.domainSettings()');
+    expect(JSON.parse(await domains({}))).toEqual({
+      target: 'cname.platform.example',
+      checkTimeoutMs: 2_000,
     });
-    expect(await load({ DNS_SERVERS: 'not a server' })).toBe(
+    expect(
+      JSON.parse(
+        await domains({ DNS_SERVERS: '127.0.0.1:5353, [::1]:53', DOMAIN_TARGET: 'Edge.Example.COM.' }),
+      ),
+    ).toEqual({
+      dnsServers: ['127.0.0.1:5353', '[::1]:53'],
+      target: 'edge.example.com',
+      checkTimeoutMs: 2_000,
+    });
+    expect(await domains({ DNS_SERVERS: 'not a server' })).toBe(
       'Invalid configuration: DNS_SERVERS must be host:port addresses, comma-separated',
     );
-    expect(await load({ DOMAIN_TARGET: 'localhost' })).toBe(
+    expect(await domains({ DOMAIN_TARGET: 'localhost' })).toBe(
       'Invalid configuration: DOMAIN_TARGET must be a hostname',
     );
-    expect(await load({ DOMAIN_CHECK_TIMEOUT_MS: '2s' })).toBe(
+    expect(await domains({ DOMAIN_CHECK_TIMEOUT_MS: '2s' })).toBe(
       'Invalid configuration: DOMAIN_CHECK_TIMEOUT_MS must be a positive whole number',
     );
   });

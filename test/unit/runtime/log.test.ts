@@ -1,3 +1,4 @@
+import * as log from '#shared/runtime/log.ts';
 import { captureLogs } from '../../support/logs.ts';
 import { overrideSettings } from '../../support/settings.ts';
 
@@ -5,10 +6,8 @@ import { overrideSettings } from '../../support/settings.ts';
 // for this suite (the run keeps access lines silent; LOG_LEVEL is read when the modules load).
 
 let restoreSettings: () => void;
-let log: typeof import('#shared/runtime/log.ts');
 beforeAll(async () => {
   restoreSettings = overrideSettings({ LOG_LEVEL: 'info' });
-  log = await import('#shared/runtime/log.ts');
 });
 afterAll(() => restoreSettings());
 

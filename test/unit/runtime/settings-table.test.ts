@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_BUILDER_DELAY_MS } from '#infra/local/builder.ts';
 import { DEFAULT_SCHEDULE_INTERVAL_MS } from '#infra/local/schedules.ts';
+import { DomainSettingsSchema } from '#shared/domain/custom-domains/settings.ts';
 import { ConfigSchema } from '#shared/runtime/config.ts';
+import { WebhookSettingsSchema } from '#shared/webhooks/settings.ts';
 
 // docs/running-locally.md's settings table states each default; the code declares it. Every setting
 // of the config schema must have a row, and every default the code declares must be the row's.
@@ -24,7 +26,11 @@ const documented = documentedDefaults(readFileSync(TABLE, 'utf8'));
 /** What the code falls back to when a variable is unset, as the table writes it. */
 const declaredDefaults: Record<string, string> = {
   ...Object.fromEntries(
-    Object.entries(ConfigSchema.parse({}))
+    Object.entries({
+      ...ConfigSchema.parse({}),
+      ...WebhookSettingsSchema.parse({}),
+      ...DomainSettingsSchema.parse({}),
+    })
       // A setting with no default (LOG_FORMAT: decided by the terminal) has nothing to compare.
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => [name, String(value)]),
