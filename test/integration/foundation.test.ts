@@ -91,6 +91,23 @@ describe('query strings', () => {
   });
 });
 
+describe('path parameters', () => {
+  it('answers an escape that is not UTF-8 with 400 naming the parameter, and decodes one that is', async () => {
+    const { key } = await newCaller();
+    const bad = await call(`${gateway.baseUrl}/projects/prj_%FF`, { key });
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      { error: 'validation_error', message: 'id is not valid percent-encoded UTF-8', field: 'id' },
+    ]);
+    // `%5F` is `_`: the id it decodes to is looked up (and is nobody's).
+    const decoded = await call(`${gateway.baseUrl}/projects/prj%5Funknown`, { key });
+    expect([decoded.status, (decoded.body as { message: string }).message]).toEqual([
+      404,
+      'Project prj_unknown was not found',
+    ]);
+  });
+});
+
 describe('request bodies', () => {
   const post = (options: Parameters<typeof call>[1]) =>
     call(`${gateway.baseUrl}/projects`, { method: 'POST', ...options });
