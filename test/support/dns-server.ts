@@ -25,6 +25,8 @@ export interface TestDnsServer {
   silent: boolean;
   /** While true, every question is answered NXDOMAIN, top-level domains' too. */
   cutOff: boolean;
+  /** While true, questions about a top-level domain go unanswered (the others as usual). */
+  topLevelSilent: boolean;
   /** Questions received, `TYPE name` each. */
   readonly questions: string[];
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     address: '',
     silent: false,
     cutOff: false,
+    topLevelSilent: false,
     questions,
     setTxt: (name, records) =>
       void txt.set(
@@ -139,6 +142,7 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       socket.send(reply(query, question, answers, known ? 0 : NXDOMAIN), from.port, from.address);
     if (server.cutOff) return answered([], false);
     const topLevel = question.name !== '' && !question.name.includes('.');
+    if (topLevel && server.topLevelSilent) return;
     if (topLevel) {
       const ns = question.type === TYPES.NS ? [record(TYPES.NS, encodeName(`a.nic.${question.name}`))] : [];
       return answered(ns, true);

@@ -52,21 +52,25 @@ export function startLookups(settings: DomainSettings): Lookups {
   // "No such name" is an answer only from a server that sees public DNS: one that cannot (no route
   // out, a resolver that answers NXDOMAIN to everything) says the same of a record not yet created.
   // So the first such answer of a check asks for the name's top-level domain, which always exists.
-  const sightOf = new Map<string, Promise<string | null>>();
+  // A question about the top-level domain that goes unanswered (the check's time ran out) says
+  // nothing about public DNS: that is reported as the timeout it is.
+  const sightOf = new Map<string, Promise<string | undefined | null>>();
   const publicDnsProblem = async (name: string): Promise<string | null> => {
     const tld = name.slice(name.lastIndexOf('.') + 1);
     let sight = sightOf.get(tld);
     if (!sight) {
       sight = resolver.resolveNs(tld).then(
         () => null,
-        (error: unknown) => `${tld} (${codeOf(error) ?? 'unknown error'})`,
+        (error: unknown) => codeOf(error),
       );
       sightOf.set(tld, sight);
     }
-    const unseen = await sight;
-    return unseen === null
-      ? null
-      : `the DNS server could not find the top-level domain ${unseen}, so it cannot see public DNS: ${name} was not checked`;
+    const code = await sight;
+    if (code === null) return null;
+    if (code === 'ETIMEOUT' || code === 'ECANCELLED') {
+      return `${reasonOf(code, tld, settings.checkTimeoutMs)}, so whether ${name} exists is not known: it was not checked`;
+    }
+    return `the DNS server could not find the top-level domain ${tld} (${code ?? 'unknown error'}), so it cannot see public DNS: ${name} was not checked`;
   };
 
   const answer = async (name: string, lookUp: () => Promise<string[]>): Promise<Answer> => {

@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(() => dns.close());
 afterEach(() => {
   dns.cutOff = false;
+  dns.topLevelSilent = false;
 });
 
 type RoutingType = 'CNAME' | 'ALIAS';
@@ -49,6 +50,20 @@ describe('a record DNS has no name for', () => {
     expect(routing).toMatchObject({
       status: 'missing',
       error: expect.stringContaining('cannot see public DNS: offline.example.com was not checked'),
+    });
+  });
+
+  it('says DNS did not answer, not that it cannot see public DNS, when the question about the top-level domain times out', async () => {
+    dns.topLevelSilent = true;
+    const [ownership, routing] = await checkRecords(domain('unsure.example.com'), settings);
+    expect(ownership).toMatchObject({
+      status: 'missing',
+      error:
+        'DNS did not answer for com within 1 s, so whether _platform-challenge.unsure.example.com exists is not known: it was not checked',
+    });
+    expect(routing).toMatchObject({
+      status: 'missing',
+      error: expect.stringContaining('whether unsure.example.com exists is not known'),
     });
   });
 
