@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const stop = async (code: number): Promise<never> => {
     await schedules?.stop();
     await streamPoller?.stop();
-    webhookQueue?.stop();
+    await webhookQueue?.stop();
     await builder?.stop();
     await store?.stop();
     process.exit(code);

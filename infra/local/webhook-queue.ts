@@ -28,7 +28,8 @@ export interface LocalWebhookQueue extends DeliveryQueue {
   readonly deadLetters: readonly DeliveryMessage[];
   /** Resolves once nothing is waiting or running. */
   drained(): Promise<void>;
-  stop(): void;
+  /** Takes no more, drops what waits, and resolves once the deliveries already running have ended. */
+  stop(): Promise<void>;
 }
 
 export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhookQueue {
@@ -74,11 +75,13 @@ export function startLocalWebhookQueue(settings: DeliverySettings): LocalWebhook
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },
-    stop() {
+    async stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       useLocalDeliveryQueue(undefined);
+      // A delivery still running writes to the store: the caller closes the store's clients next.
+      await Promise.allSettled([...running]);
     },
   };
   useLocalDeliveryQueue(queue);

@@ -49,7 +49,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  queue?.stop();
+  await queue?.stop();
   await receiver?.close();
   await gateway?.close();
   await dns?.close();

@@ -66,7 +66,7 @@ afterEach(() => {
 afterAll(async () => {
   await schedules?.stop();
   await poller?.stop();
-  queue?.stop();
+  await queue?.stop();
   await Promise.all(receivers.map((receiver) => receiver.close()));
   await gateway?.close();
   await dns?.close();

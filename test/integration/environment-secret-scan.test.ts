@@ -44,7 +44,7 @@ beforeAll(async () => {
   receiver = await startReceiver([204]);
   stop = async () => {
     await poller.stop();
-    queue.stop();
+    await queue.stop();
     await receiver.close();
     await gateway.close();
   };

@@ -102,7 +102,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await schedules?.stop();
   await poller?.stop();
-  queue?.stop();
+  await queue?.stop();
   await receiver?.close();
   await gateway?.close();
   restoreSettings();

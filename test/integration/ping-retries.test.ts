@@ -34,7 +34,7 @@ beforeAll(async () => {
   target = await startReceiver([500, 500, 500, 204]);
 });
 afterAll(async () => {
-  queue.stop();
+  await queue.stop();
   await target.close();
   await gateway.close();
   restoreSettings();

@@ -38,7 +38,7 @@ beforeAll(async () => {
   target = await startReceiver([500, 204]);
   stop = async () => {
     await poller.stop();
-    queue.stop();
+    await queue.stop();
     await target.close();
     await gateway.close();
   };

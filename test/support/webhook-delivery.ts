@@ -41,7 +41,7 @@ export async function startWebhookDelivery(options: {
     queue,
     close: async () => {
       await poller.stop();
-      queue.stop();
+      await queue.stop();
       await gateway.close();
       restoreSettings();
     },

@@ -35,7 +35,7 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'platform-cli-'));
 });
 afterAll(async () => {
-  queue.stop();
+  await queue.stop();
   await gateway.close();
   await rm(home, { recursive: true, force: true });
 });

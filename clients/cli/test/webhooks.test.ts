@@ -22,7 +22,7 @@ beforeAll(async () => {
   receiver = await startReceiver([204]);
 });
 afterAll(async () => {
-  queue.stop();
+  await queue.stop();
   await receiver.close();
   await gateway.close();
   restoreSettings();

@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await poller.stop();
   await queue.drained();
-  queue.stop();
+  await queue.stop();
   await Promise.all(receivers.map((receiver) => receiver.close()));
   await gateway.close();
   restoreSettings();
