@@ -2,11 +2,11 @@ import * as z from 'zod/mini';
 
 // The service's settings, the one place they are read from the environment (the wiring the platform
 // and the stack set, table names and the like, is variables.ts'). Read and checked when this module
-// loads (once per cold start): a bad value fails there, not mid-request. `config` is one object for the life of
-// the process; `reloadSettings` reads the environment into it again (a test that changed a setting),
-// so a module that reads `config.X` when it works, not when it loads, sees the change.
+// loads (once per cold start): a bad value fails there, not mid-request. `config` is one object for
+// the life of the process; `reloadSettings` reads the environment into it again (a test that changed
+// a setting), so a module that reads `config.X` when it works, not when it loads, sees the change.
 
-export const positiveInt = (fallback: number) =>
+const positiveInt = (fallback: number) =>
   z.prefault(
     z.pipe(
       z.string().check(z.regex(/^[1-9][0-9]{0,8}$/, { error: 'must be a positive whole number' })),
@@ -86,10 +86,6 @@ export function parseSection<S extends z.ZodMiniType>(
   return parsed.data;
 }
 
-/** The service's settings in `env`. */
-export const parseSettings = (env: Record<string, string | undefined>): Config =>
-  parseSection(ConfigSchema, env);
-
 const sections: { schema: z.ZodMiniType; values: Record<string, unknown> }[] = [];
 
 /**
@@ -103,7 +99,7 @@ export function settingsSection<S extends z.ZodMiniType>(schema: S): z.output<S>
   return values as z.output<S>;
 }
 
-export const config: Config = parseSettings(process.env);
+export const config: Config = parseSection(ConfigSchema, process.env);
 
 /** Reads the environment into `config` and every section again: for tests that change a setting. */
 export function reloadSettings(): void {
